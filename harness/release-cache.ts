@@ -1,0 +1,493 @@
+// The on-disk cache of claude releases: one verified directory per version, placed atomically, bounded by LRU eviction.
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import pacote from "pacote";
+import lockfile from "proper-lockfile";
+import semver from "semver";
+import { z } from "zod";
+import { sha256File } from "./binary-info.ts";
+import { UserError } from "./errors.ts";
+import { detectPlatform, type PlatformSuffix } from "./platform.ts";
+import {
+  CLAUDE_PACKAGE,
+  PLATFORM_PACKAGE_PREFIX,
+  registryOptions,
+  releaseInfo,
+  resolveVersions,
+} from "./releases.ts";
+
+export interface InstalledRelease {
+  version: string;
+  era: "js" | "native";
+  // What to spawn: node + [entry script] for "js", the executable itself (no args) for "native".
+  command: string;
+  args: string[];
+  executablePath: string;
+  dir: string;
+  sha256: string;
+  // The entry's size on disk, which is what the cache cap counts.
+  bytes: number;
+  // What this call cost: 0 bytes on a cache hit; fetchMs is the call's wall time, lock wait included.
+  downloadedBytes: number;
+  fetchMs: number;
+  fromCache: boolean;
+}
+
+// A binary given by path (--claude ./claude): never cached, never evicted; its version is probed by the caller.
+export interface LocalClaude {
+  version: null;
+  era: "local";
+  command: string;
+  args: string[];
+  executablePath: string;
+  sha256: string;
+}
+
+export type ResolvedClaude = InstalledRelease | LocalClaude;
+
+export const cacheManifestSchema = z.object({
+  version: z.string(),
+  era: z.enum(["js", "native"]),
+  // The npm spec that was fetched, e.g. @anthropic-ai/claude-code-linux-x64@2.1.113.
+  package: z.string(),
+  integrity: z.string(),
+  // Relative to the entry directory.
+  executable: z.string(),
+  sha256: z.string(),
+  executableBytes: z.number(),
+  executableMtimeMs: z.number(),
+  bytes: z.number(),
+  downloadedBytes: z.number(),
+  fetchMs: z.number(),
+  fetchedAt: z.string(),
+});
+export type CacheManifest = z.infer<typeof cacheManifestSchema>;
+
+export interface CacheOptions {
+  // Defaults to cacheDir().
+  cacheDir?: string;
+  // Defaults to maxCacheBytes().
+  maxBytes?: number;
+  // "quick" hashes the executable only when its size or mtime changed; "full" always hashes it.
+  verify?: "quick" | "full";
+  // Defaults to this machine's platform.
+  platform?: PlatformSuffix;
+}
+
+const MANIFEST = "complete.json";
+const LAST_USED = "last-used";
+// One empty file per process using the entry, named <host>-<pid>; such entries are never evicted.
+const IN_USE = "in-use";
+const LOCKS = ".locks";
+const STAGING_PREFIX = ".staging-";
+// .staging-<version>-<pid>-<random>; trash directories use the same prefix without a version.
+const STAGING_NAME = /^\.staging-(\d+\.\d+\.\d+\S*)-\d+-[0-9a-f]{8}$/;
+const DEFAULT_MAX_BYTES = 8 * 1024 ** 3;
+// Another host's marker cannot be checked for liveness, so it counts as in use for this long.
+const FOREIGN_PIN_TTL_MS = 24 * 3600_000;
+
+export function cacheDir(): string {
+  if (process.env["CCREPRO_CACHE_DIR"]) return path.resolve(process.env["CCREPRO_CACHE_DIR"]);
+  const xdg = process.env["XDG_CACHE_HOME"] || path.join(os.homedir(), ".cache");
+  return path.join(xdg, "ccrepro", "releases");
+}
+
+export function maxCacheBytes(): number {
+  const raw = process.env["CCREPRO_CACHE_MAX_BYTES"];
+  if (raw === undefined || raw === "") return DEFAULT_MAX_BYTES;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new UserError(
+      `CCREPRO_CACHE_MAX_BYTES=${raw} is not a positive whole number of bytes; set e.g. 8589934592 (8 GiB) or unset it.`,
+      "BAD_CONFIG",
+    );
+  }
+  return value;
+}
+
+function entryDir(cache: string, version: string): string {
+  return path.join(cache, version);
+}
+
+// Fetches the release into the cache unless a verified copy is there, marks it used by this process, then trims
+// the cache. Also how bisect prefetches: it is safe to call for the same version from several processes at once.
+export async function installRelease(version: string, options: CacheOptions = {}): Promise<InstalledRelease> {
+  if (!semver.valid(version) || semver.clean(version) !== version) {
+    throw new UserError(`"${version}" is not an exact version such as 2.1.281.`, "BAD_VERSION_WORD");
+  }
+  const cache = options.cacheDir ?? cacheDir();
+  const maxBytes = options.maxBytes ?? maxCacheBytes();
+  const started = performance.now();
+  const result = await withVersionLock(cache, version, { wait: true }, async () => {
+    const cached = await readValidEntry(cache, version, options.verify ?? "quick");
+    const manifest = cached ?? (await fetchEntry(cache, version, options.platform ?? detectPlatform()));
+    await markUsed(entryDir(cache, version));
+    return { manifest, fromCache: cached !== null };
+  });
+  if (!result.fromCache) await evictToFit(cache, maxBytes);
+  return toInstalled(cache, result.manifest, {
+    fromCache: result.fromCache,
+    downloadedBytes: result.fromCache ? 0 : result.manifest.downloadedBytes,
+    fetchMs: Math.round(performance.now() - started),
+  });
+}
+
+function toInstalled(
+  cache: string,
+  manifest: CacheManifest,
+  call: Pick<InstalledRelease, "fromCache" | "downloadedBytes" | "fetchMs">,
+): InstalledRelease {
+  const dir = entryDir(cache, manifest.version);
+  const executablePath = path.join(dir, manifest.executable);
+  return {
+    version: manifest.version,
+    era: manifest.era,
+    command: manifest.era === "js" ? process.execPath : executablePath,
+    args: manifest.era === "js" ? [executablePath] : [],
+    executablePath,
+    dir,
+    sha256: manifest.sha256,
+    bytes: manifest.bytes,
+    ...call,
+  };
+}
+
+// Drops this process's in-use marker, for long-lived processes (nightly, bisect) done with a version.
+export async function unpinRelease(version: string, options: Pick<CacheOptions, "cacheDir"> = {}): Promise<void> {
+  const marker = path.join(entryDir(options.cacheDir ?? cacheDir(), version), IN_USE, ownMarkerName());
+  await fsp.rm(marker, { force: true });
+}
+
+function ownMarkerName(): string {
+  return `${os.hostname()}-${process.pid}`;
+}
+
+async function markUsed(dir: string): Promise<void> {
+  await fsp.mkdir(path.join(dir, IN_USE), { recursive: true });
+  await fsp.writeFile(path.join(dir, IN_USE, ownMarkerName()), "");
+  await fsp.writeFile(path.join(dir, LAST_USED), new Date().toISOString());
+}
+
+async function isInUse(dir: string): Promise<boolean> {
+  let names: string[];
+  try {
+    names = await fsp.readdir(path.join(dir, IN_USE));
+  } catch {
+    return false;
+  }
+  const host = os.hostname();
+  for (const name of names) {
+    const marker = path.join(dir, IN_USE, name);
+    const cut = name.lastIndexOf("-");
+    const pid = Number(name.slice(cut + 1));
+    if (name.slice(0, cut) === host) {
+      if (processAlive(pid)) return true;
+      await fsp.rm(marker, { force: true });
+    } else {
+      const stat = await fsp.stat(marker).catch(() => null);
+      if (stat && Date.now() - stat.mtimeMs < FOREIGN_PIN_TTL_MS) return true;
+    }
+  }
+  return false;
+}
+
+function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+interface LockWait {
+  // false: give up at once if another process holds the lock (eviction skips such versions).
+  wait: boolean;
+}
+
+async function withVersionLock<T>(cache: string, version: string, how: LockWait, fn: () => Promise<T>): Promise<T> {
+  const lockfilePath = path.join(cache, LOCKS, `${version}.lock`);
+  await fsp.mkdir(path.dirname(lockfilePath), { recursive: true });
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(entryDir(cache, version), {
+      realpath: false,
+      lockfilePath,
+      // A holder refreshes the lock every 10 s; one not refreshed for 20 s belongs to a dead process.
+      stale: 20_000,
+      update: 10_000,
+      // Up to about 30 minutes: a slow network can make a native fetch take minutes.
+      retries: how.wait ? { retries: 3600, factor: 1, minTimeout: 500, maxTimeout: 500 } : 0,
+      // A lost lock is survivable: placing an entry is an atomic rename that the loser detects and cleans up.
+      onCompromised: () => {},
+    });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ELOCKED") throw err;
+    throw new UserError(
+      `Another process has held the cache lock for ${version} too long (${lockfilePath}). ` +
+        `If no ccrepro is running, delete that directory and retry.`,
+      "CACHE_LOCKED",
+    );
+  }
+  try {
+    return await fn();
+  } finally {
+    // Releasing a lock that was compromised fails; the work is already done either way.
+    await release().catch(() => {});
+  }
+}
+
+async function tryVersionLock<T>(cache: string, version: string, fn: () => Promise<T>): Promise<T | null> {
+  try {
+    return await withVersionLock(cache, version, { wait: false }, fn);
+  } catch (err) {
+    if (err instanceof UserError && err.code === "CACHE_LOCKED") return null;
+    throw err;
+  }
+}
+
+async function readManifest(dir: string): Promise<CacheManifest | null> {
+  try {
+    return cacheManifestSchema.parse(JSON.parse(await fsp.readFile(path.join(dir, MANIFEST), "utf8")));
+  } catch {
+    return null;
+  }
+}
+
+// Caller holds the version lock. Anything short of a verified entry is removed, so the caller refetches.
+async function readValidEntry(cache: string, version: string, verify: "quick" | "full"): Promise<CacheManifest | null> {
+  const dir = entryDir(cache, version);
+  if (!fs.existsSync(dir)) return null;
+  const manifest = await readManifest(dir);
+  if (manifest && manifest.version === version && (await executableMatches(dir, manifest, verify))) return manifest;
+  await removeDir(cache, dir);
+  return null;
+}
+
+async function executableMatches(dir: string, manifest: CacheManifest, verify: "quick" | "full"): Promise<boolean> {
+  const file = path.join(dir, manifest.executable);
+  const stat = await fsp.stat(file).catch(() => null);
+  if (!stat?.isFile()) return false;
+  // Whole milliseconds: finer mtime digits do not survive every copy or restore tool.
+  const unchanged = stat.size === manifest.executableBytes && Math.round(stat.mtimeMs) === manifest.executableMtimeMs;
+  if (unchanged && verify === "quick") return true;
+  return stat.size === manifest.executableBytes && (await sha256File(file)) === manifest.sha256;
+}
+
+// Renames first so a half-deleted entry is never mistaken for one, then deletes.
+async function removeDir(cache: string, dir: string): Promise<void> {
+  const trash = path.join(cache, `${STAGING_PREFIX}trash-${randomBytes(4).toString("hex")}`);
+  await fsp.rename(dir, trash).catch(() => {});
+  await fsp.rm(trash, { recursive: true, force: true });
+  await fsp.rm(dir, { recursive: true, force: true });
+}
+
+// Caller holds the version lock, so staging directories left for this version belong to dead processes.
+async function fetchEntry(cache: string, version: string, platform: PlatformSuffix): Promise<CacheManifest> {
+  const info = await releaseInfo(version);
+  let spec = `${CLAUDE_PACKAGE}@${version}`;
+  let executable = `package/${info.jsEntry}`;
+  if (info.era === "native") {
+    const platformPackage = `${PLATFORM_PACKAGE_PREFIX}${platform}`;
+    if (!info.platformPackages.includes(platformPackage)) {
+      throw new UserError(
+        `${CLAUDE_PACKAGE}@${version} has no ${platform} build (it lists ${info.platformPackages.join(", ")}).`,
+        "UNSUPPORTED_PLATFORM",
+      );
+    }
+    spec = `${platformPackage}@${version}`;
+    executable = "package/claude";
+  }
+  await fsp.mkdir(cache, { recursive: true });
+  for (const name of await fsp.readdir(cache)) {
+    if (name.startsWith(`${STAGING_PREFIX}${version}-`)) await fsp.rm(path.join(cache, name), { recursive: true, force: true });
+  }
+  const staging = path.join(cache, `${STAGING_PREFIX}${version}-${process.pid}-${randomBytes(4).toString("hex")}`);
+  const started = performance.now();
+  try {
+    // The packument's integrity is the main package's; pacote looks up the platform package's own.
+    const fetched = await fetchPackage(spec, info.era === "js" ? info.integrity : null, path.join(staging, "package"));
+    const executablePath = path.join(staging, executable);
+    const stat = await fsp.stat(executablePath).catch(() => null);
+    if (!stat?.isFile()) {
+      throw new UserError(`${spec} unpacked without ${executable}; the release cannot be run.`, "INSTALL_FAILED");
+    }
+    if (info.era === "native") await fsp.chmod(executablePath, 0o755);
+    const manifest: CacheManifest = {
+      version,
+      era: info.era,
+      package: spec,
+      integrity: fetched.integrity,
+      executable,
+      sha256: await sha256File(executablePath),
+      executableBytes: stat.size,
+      executableMtimeMs: Math.round((await fsp.stat(executablePath)).mtimeMs),
+      bytes: await dirBytes(staging),
+      downloadedBytes: fetched.downloadedBytes,
+      fetchMs: Math.round(performance.now() - started),
+      fetchedAt: new Date().toISOString(),
+    };
+    await fsp.writeFile(path.join(staging, MANIFEST), JSON.stringify(manifest, null, 2) + "\n");
+    return await placeEntry(cache, staging, manifest);
+  } finally {
+    await fsp.rm(staging, { recursive: true, force: true });
+  }
+}
+
+// The rename is the commit point. If another process placed the entry first (possible only after a lost lock),
+// its verified copy wins and ours is dropped.
+async function placeEntry(cache: string, staging: string, manifest: CacheManifest): Promise<CacheManifest> {
+  try {
+    await fsp.rename(staging, entryDir(cache, manifest.version));
+    return manifest;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== "ENOTEMPTY" && code !== "EEXIST") throw err;
+    const winner = await readValidEntry(cache, manifest.version, "full");
+    if (!winner) throw err;
+    return winner;
+  }
+}
+
+export interface FetchedPackage {
+  integrity: string;
+  downloadedBytes: number;
+}
+
+// Downloads the tarball to a file (to learn its size), then unpacks it. pacote checks the tarball against the
+// given integrity, or the one in the registry's metadata, as npm does. No npm cache: ours is the only copy kept.
+export async function fetchPackage(spec: string, integrity: string | null, dest: string): Promise<FetchedPackage> {
+  const { cache: _npmCache, ...options } = await registryOptions();
+  const tarball = `${dest}.tgz`;
+  try {
+    const fetched = await pacote.tarball.file(spec, tarball, { ...options, ...(integrity ? { integrity } : {}) });
+    const downloadedBytes = (await fsp.stat(tarball)).size;
+    await pacote.extract(`file:${tarball}`, dest, { integrity: fetched.integrity });
+    return { integrity: fetched.integrity, downloadedBytes };
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === "EINTEGRITY" ? "the download did not match its checksum" : (err as Error).message;
+    throw new UserError(`Could not fetch ${spec}: ${reason}. Check the network and \`npm config get registry\`, then retry.`, "INSTALL_FAILED");
+  } finally {
+    await fsp.rm(tarball, { force: true });
+  }
+}
+
+async function dirBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await fsp.readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) total += (await fsp.lstat(path.join(entry.parentPath, entry.name))).size;
+  }
+  return total;
+}
+
+export interface CachedRelease {
+  version: string;
+  era: "js" | "native";
+  dir: string;
+  bytes: number;
+  lastUsed: Date;
+  fetchedAt: Date;
+}
+
+// Complete entries only, ascending semver.
+export async function listCachedVersions(options: Pick<CacheOptions, "cacheDir"> = {}): Promise<CachedRelease[]> {
+  const cache = options.cacheDir ?? cacheDir();
+  const names = await fsp.readdir(cache).catch(() => [] as string[]);
+  const entries: CachedRelease[] = [];
+  for (const version of names.filter((n) => semver.valid(n)).sort(semver.compare)) {
+    const dir = entryDir(cache, version);
+    const manifest = await readManifest(dir);
+    if (!manifest) continue;
+    const lastUsed = await fsp.stat(path.join(dir, LAST_USED)).catch(() => null);
+    entries.push({
+      version,
+      era: manifest.era,
+      dir,
+      bytes: manifest.bytes,
+      lastUsed: lastUsed?.mtime ?? new Date(manifest.fetchedAt),
+      fetchedAt: new Date(manifest.fetchedAt),
+    });
+  }
+  return entries;
+}
+
+export interface Eviction {
+  evicted: string[];
+  // What the complete entries add up to afterwards; above the cap only when entries in use kept it there.
+  totalBytes: number;
+}
+
+// Removes least-recently-used entries until the cache fits, skipping any version locked or in use by a live process.
+export async function evictToFit(cache: string, maxBytes: number): Promise<Eviction> {
+  await sweepOrphans(cache);
+  const entries = (await listCachedVersions({ cacheDir: cache })).sort((a, b) => a.lastUsed.getTime() - b.lastUsed.getTime());
+  let totalBytes = entries.reduce((sum, e) => sum + e.bytes, 0);
+  const evicted: string[] = [];
+  for (const entry of entries) {
+    if (totalBytes <= maxBytes) break;
+    const removed = await tryVersionLock(cache, entry.version, async () => {
+      if (await isInUse(entry.dir)) return false;
+      await removeDir(cache, entry.dir);
+      return true;
+    });
+    if (removed) {
+      totalBytes -= entry.bytes;
+      evicted.push(entry.version);
+    }
+  }
+  return { evicted, totalBytes };
+}
+
+// Staging and trash directories whose version is not locked were left by processes that died mid-fetch.
+async function sweepOrphans(cache: string): Promise<void> {
+  const names = await fsp.readdir(cache).catch(() => [] as string[]);
+  for (const name of names.filter((n) => n.startsWith(STAGING_PREFIX))) {
+    const version = STAGING_NAME.exec(name)?.[1];
+    const dir = path.join(cache, name);
+    if (!version) {
+      // Trash: whoever renamed it there deletes it right away, so one older than a minute was abandoned.
+      const stat = await fsp.stat(dir).catch(() => null);
+      if (stat && Date.now() - stat.mtimeMs > 60_000) await fsp.rm(dir, { recursive: true, force: true });
+      continue;
+    }
+    await tryVersionLock(cache, version, () => fsp.rm(dir, { recursive: true, force: true }));
+  }
+}
+
+// A word from --claude: a path (anything with a slash) runs that file; otherwise it must name exactly one release.
+export async function resolveClaude(word: string, options: CacheOptions = {}): Promise<ResolvedClaude> {
+  if (word.includes("/") || word.includes(path.sep)) return localClaude(word);
+  const versions = await resolveVersions(word);
+  if (versions.length !== 1) {
+    throw new UserError(
+      versions.length === 0
+        ? `"${word}" names no release; give an exact version such as 2.1.281, or latest.`
+        : `"${word}" names ${versions.length} releases (${versions[0]} … ${versions.at(-1)}); this takes one: give an exact version or latest.`,
+      "AMBIGUOUS_VERSION",
+    );
+  }
+  return installRelease(versions[0]!, options);
+}
+
+async function localClaude(word: string): Promise<LocalClaude> {
+  const executablePath = path.resolve(word);
+  const stat = await fsp.stat(executablePath).catch(() => null);
+  if (!stat?.isFile()) {
+    throw new UserError(`${executablePath} does not exist or is not a file; pass the path to a claude executable or cli.js.`, "MISSING_BINARY");
+  }
+  // A bare entry script (cli.js from an unpacked release, perhaps patched) runs with node like a cached one.
+  if (/\.[cm]?js$/.test(executablePath)) {
+    return { version: null, era: "local", command: process.execPath, args: [executablePath], executablePath, sha256: await sha256File(executablePath) };
+  }
+  try {
+    await fsp.access(executablePath, fs.constants.X_OK);
+  } catch {
+    throw new UserError(`${executablePath} is not executable; run chmod +x on it, or pass a release version instead.`, "MISSING_BINARY");
+  }
+  return { version: null, era: "local", command: executablePath, args: [], executablePath, sha256: await sha256File(executablePath) };
+}
