@@ -1,0 +1,52 @@
+// Verdicts and findings: the closed vocabulary every checker, report, bisect and nightly speaks.
+import { z } from "zod";
+
+export const VERDICTS = ["GREEN", "RED", "INCONCLUSIVE", "ERROR"] as const;
+export const verdictSchema = z.enum(VERDICTS);
+export type Verdict = z.infer<typeof verdictSchema>;
+
+export const findingSchema = z.object({
+  // A stable identifier a person can pass to `bisect --finding` or put in an expectations ledger.
+  id: z.string(),
+  // True when this finding makes the scenario RED; informational findings are reported but do not.
+  red: z.boolean(),
+  title: z.string(),
+  // Where it was seen: a boundary, request numbers, stdout lines.
+  where: z.string(),
+  // Free-form detail lines for the human output (aligned timelines, byte deltas).
+  detail: z.array(z.string()).default([]),
+  // A unified diff, when the finding is a changed byte range.
+  diff: z.string().optional(),
+  data: z.record(z.string(), z.unknown()).default({}),
+});
+export type Finding = z.infer<typeof findingSchema>;
+export type FindingInput = z.input<typeof findingSchema>;
+
+export const checkResultSchema = z.object({
+  verdict: verdictSchema,
+  // Why: for INCONCLUSIVE the point the run did not reach, for ERROR the harness failure, else a one-line summary.
+  reason: z.string(),
+  findings: z.array(findingSchema),
+  // What the checker compared, for the human output (boundaries, counts).
+  notes: z.array(z.string()).default([]),
+});
+export type CheckResult = z.infer<typeof checkResultSchema>;
+
+export function finding(input: FindingInput): Finding {
+  return findingSchema.parse(input);
+}
+
+// A scenario's verdict from its findings: RED if any finding is red, otherwise GREEN — only once the point was reached.
+export function judge(reached: { ok: true } | { ok: false; reason: string }, findings: Finding[], notes: string[] = []): CheckResult {
+  const red = findings.filter((f) => f.red);
+  if (red.length > 0) {
+    return { verdict: "RED", reason: red.map((f) => f.id).join(", "), findings, notes };
+  }
+  if (!reached.ok) return { verdict: "INCONCLUSIVE", reason: reached.reason, findings, notes };
+  return { verdict: "GREEN", reason: "reached its point and everything held", findings, notes };
+}
+
+// Exit codes of `ccrepro run` / `ccrepro check`.
+export const VERDICT_EXIT: Record<Verdict, number> = { GREEN: 0, RED: 1, INCONCLUSIVE: 2, ERROR: 3 };
+// `git bisect run` convention: 0 good, 1 bad, 125 skip, ≥128 abort.
+export const GIT_BISECT_EXIT: Record<Verdict, number> = { GREEN: 0, RED: 1, INCONCLUSIVE: 125, ERROR: 128 };

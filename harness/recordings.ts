@@ -1,0 +1,148 @@
+// What a run recorded, as one typed view: built live by the driver for wait predicates, loaded from files by the checker.
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { logLineSchema, REQUEST_INDEX_FILE, type RequestEntry, type ResponseEndEntry } from "../mock-api/log-entry.ts";
+import { runLayout, sessionLayout } from "./run-layout.ts";
+import { parseStreamLine, type StreamEvent } from "./stream-events.ts";
+
+export interface StdoutRecord {
+  // Index of the line in the session's stdout (0-based), so findings can cite it.
+  line: number;
+  t: number;
+  raw: string;
+  // null when the line did not parse; parseError says why.
+  event: StreamEvent | null;
+  parseError?: string;
+}
+
+export interface StdinRecord {
+  t: number;
+  raw: string;
+}
+
+export const sessionProcessSchema = z.object({
+  label: z.string(),
+  argv: z.array(z.string()),
+  resumeOf: z.string().nullable(),
+  pid: z.number().int().nullable(),
+  startedAt: z.number(),
+  endedAt: z.number().nullable(),
+  exitCode: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  // How the harness ended it, if it did: closed stdin, then the signals it sent, in order.
+  stoppedBy: z.array(z.string()),
+  sessionId: z.string().nullable(),
+});
+export type SessionProcess = z.infer<typeof sessionProcessSchema>;
+
+export interface SessionRecording {
+  label: string;
+  stdout: StdoutRecord[];
+  stdin: StdinRecord[];
+  process: SessionProcess | null;
+}
+
+// One line of hooks.jsonl, as the hook recorder writes it.
+export const hookIndexSchema = z.object({
+  t: z.number(),
+  event: z.string(),
+  // The hook command's own run time (ms), measured inside the command.
+  durationMs: z.number().nullable(),
+  payloadFile: z.string(),
+});
+
+export interface HookRecord {
+  t: number;
+  event: string;
+  durationMs: number | null;
+  // The payload's raw text and, when it parses, its JSON value (null otherwise).
+  raw: string;
+  payload: unknown;
+}
+
+export interface Recordings {
+  sessions: SessionRecording[];
+  requests: RequestEntry[];
+  responseEnds: Map<number, ResponseEndEntry>;
+  hooks: HookRecord[];
+  // The raw request body bytes of request `seq`.
+  body(seq: number): Buffer;
+}
+
+const timedLineSchema = z.object({ t: z.number(), raw: z.string() });
+
+function readJsonLines(file: string): unknown[] {
+  if (!fs.existsSync(file)) return [];
+  const lines = fs.readFileSync(file, "utf8").split("\n");
+  // The last piece is "" for a complete file, or a line still being written by a live writer: not ours yet.
+  lines.pop();
+  return lines.filter((line) => line.trim() !== "").map((line) => JSON.parse(line) as unknown);
+}
+
+export function toStdoutRecord(line: number, t: number, raw: string): StdoutRecord {
+  const parsed = parseStreamLine(raw);
+  return parsed.ok ? { line, t, raw, event: parsed.event } : { line, t, raw, event: null, parseError: parsed.error };
+}
+
+export function loadRequestLog(logDir: string): Pick<Recordings, "requests" | "responseEnds" | "body"> {
+  const requests: RequestEntry[] = [];
+  const responseEnds = new Map<number, ResponseEndEntry>();
+  for (const value of readJsonLines(path.join(logDir, REQUEST_INDEX_FILE))) {
+    const entry = logLineSchema.parse(value);
+    if (entry.kind === "request") requests.push(entry);
+    else responseEnds.set(entry.seq, entry);
+  }
+  requests.sort((a, b) => a.seq - b.seq);
+  const bySeq = new Map(requests.map((r) => [r.seq, r]));
+  return {
+    requests,
+    responseEnds,
+    body(seq: number) {
+      const entry = bySeq.get(seq);
+      if (!entry) throw new Error(`no request ${seq} in ${logDir}`);
+      return fs.readFileSync(path.join(logDir, entry.bodyFile));
+    },
+  };
+}
+
+export function loadHooks(runDir: string): HookRecord[] {
+  return readJsonLines(runLayout(runDir).hooksLog)
+    .map((value) => {
+      const entry = hookIndexSchema.parse(value);
+      const file = path.join(runDir, entry.payloadFile);
+      const raw = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
+      let payload: unknown = null;
+      try {
+        payload = JSON.parse(raw);
+      } catch {
+        // An unparseable payload is kept as raw text; the checker reports what it needs.
+      }
+      return { t: entry.t, event: entry.event, durationMs: entry.durationMs, raw, payload };
+    })
+    .sort((a, b) => a.t - b.t);
+}
+
+// Loads everything a run directory recorded. Throws when a file is malformed: a damaged run is a harness error.
+export function loadRecordings(runDir: string): Recordings {
+  const run = runLayout(runDir);
+  const labels = fs.existsSync(run.sessionsDir)
+    ? fs.readdirSync(run.sessionsDir).filter((name) => fs.statSync(path.join(run.sessionsDir, name)).isDirectory())
+    : [];
+  const sessions = labels
+    .map((label): SessionRecording => {
+      const files = sessionLayout(run, label);
+      const stdout = readJsonLines(files.stdout).map((value, i) => {
+        const { t, raw } = timedLineSchema.parse(value);
+        return toStdoutRecord(i, t, raw);
+      });
+      const stdin = readJsonLines(files.stdin).map((value) => timedLineSchema.parse(value));
+      const process = fs.existsSync(files.sessionJson)
+        ? sessionProcessSchema.parse(JSON.parse(fs.readFileSync(files.sessionJson, "utf8")))
+        : null;
+      return { label, stdout, stdin, process };
+    })
+    .sort((a, b) => (a.process?.startedAt ?? 0) - (b.process?.startedAt ?? 0));
+  const hooks = loadHooks(runDir);
+  return { sessions, hooks, ...loadRequestLog(run.mockLog) };
+}
