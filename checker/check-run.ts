@@ -1,0 +1,30 @@
+// Recomputes a run's verdict from its directory alone: run.json names the scenario and parameters, the logs do the rest.
+import fs from "node:fs";
+import { loadRecordings } from "../harness/recordings.ts";
+import { readRunRecord } from "../harness/run-record.ts";
+import { runLayout } from "../harness/run-layout.ts";
+import { findScenario } from "../scenarios/index.ts";
+import type { CheckResult } from "./verdict.ts";
+
+const harnessFailure = (reason: string): CheckResult => ({ verdict: "ERROR", reason, findings: [], notes: [] });
+
+export function checkRecordedRun(runDir: string): CheckResult {
+  const layout = runLayout(runDir);
+  if (!fs.existsSync(layout.runJson)) return harnessFailure(`${runDir} has no run.json: not a run directory`);
+  let record;
+  try {
+    record = readRunRecord(layout.runJson);
+  } catch (error) {
+    return harnessFailure(`run.json is damaged: ${(error as Error).message}`);
+  }
+  if (record.harnessError) return harnessFailure(record.harnessError);
+  const scenario = findScenario(record.scenario);
+  if (!scenario) return harnessFailure(`run.json names an unknown scenario "${record.scenario}"`);
+  const params = scenario.params.safeParse(record.params);
+  if (!params.success) return harnessFailure(`run.json's parameters no longer fit scenario ${scenario.name}: ${params.error.message}`);
+  try {
+    return scenario.check(loadRecordings(runDir), params.data);
+  } catch (error) {
+    return harnessFailure(`the checker failed on this run: ${(error as Error).stack ?? String(error)}`);
+  }
+}

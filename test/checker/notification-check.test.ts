@@ -1,0 +1,129 @@
+// The notification-stability check end to end over hand-built seed-002 runs, and its human output.
+import { describe, expect, it } from "vitest";
+import { formatNotificationFindings } from "../../checker/format-notifications.ts";
+import { NOTIFICATION_FINDINGS, checkNotificationStability, type NotificationCheckOptions } from "../../checker/notification-check.ts";
+import { judge } from "../../checker/verdict.ts";
+import { SHORT_HEADER, T1, afterResumeBody, beforeIdleBody, mainBody, type SubBodyOptions } from "../fixtures/notifications/bodies.ts";
+import { fakeRecordings, type FakeRequest } from "../fixtures/notifications/recordings.ts";
+
+// Seed 002's request order: the subagent goes idle after req 6 and T2's notification wakes it for req 8.
+function seed002(before: SubBodyOptions, after: SubBodyOptions, wakes = true): FakeRequest[] {
+  return [
+    { stream: "main", stopReason: "tool_use", body: mainBody(1) },
+    { stream: "main", body: mainBody(2) },
+    { stream: "sub", stopReason: "tool_use", body: {} },
+    { stream: "sub", stopReason: "tool_use", body: {} },
+    { stream: "sub", stopReason: "tool_use", body: {} },
+    { stream: "sub", stopReason: wakes ? "end_turn" : "tool_use", body: beforeIdleBody(before) },
+    { stream: "main", body: mainBody(3) },
+    { stream: "sub", body: afterResumeBody(after) },
+    { stream: "main", body: mainBody(4) },
+  ];
+}
+
+const subResumes: NotificationCheckOptions = { kinds: ["resume"], streams: ["sub"] };
+const run = (before: SubBodyOptions, after: SubBodyOptions, options = subResumes) => checkNotificationStability(fakeRecordings(seed002(before, after)), options);
+const ids = (result: ReturnType<typeof run>) => result.findings.map((f) => `${f.id}${f.red ? "" : " (info)"}`);
+
+describe("checkNotificationStability", () => {
+  it("finds nothing when the absorbed notification keeps its bytes across the resume", () => {
+    const result = run({ cch: "1a2b3" }, { cch: "4c5d6" });
+    expect(result.findings).toEqual([]);
+    expect(result.reached).toEqual({ ok: true });
+    expect(result.notes).toEqual([
+      "resume boundary 1 (sub): req 6 → req 8, 1 notification compared, 12 prefix blocks compared; message cache_control rolled messages[7].content[0] → messages[9].content[0]",
+    ]);
+    expect(judge(result.reached, result.findings, result.notes).verdict).toBe("GREEN");
+  });
+
+  it("reports the seed-002 header flip: long preamble to the short header, delta 446, and nothing else in the prefix", () => {
+    const result = run({}, { header: SHORT_HEADER });
+    expect(ids(result)).toEqual(["notification-changed"]);
+    const [f] = result.findings;
+    expect(f?.where).toBe("resume boundary 1 (sub): req 6 → req 8, messages[5].content[0].text");
+    expect(f?.data).toMatchObject({ taskId: T1, headerBefore: "system-notification-preamble", headerAfter: "non-user-source", delta: 446, byteDelta: 446 });
+    const { charsBefore, charsAfter } = f?.data as { charsBefore: number; charsAfter: number };
+    expect(f?.detail[0]).toBe(`system-notification-preamble (${charsBefore} chars) → non-user-source (${charsAfter} chars), delta 446`);
+    expect(f?.diff).toContain("-[SYSTEM NOTIFICATION - NOT USER INPUT]");
+    expect(f?.diff).toContain("+[MESSAGE FROM NON-USER SOURCE - NOT USER INPUT]");
+    expect(judge(result.reached, result.findings).verdict).toBe("RED");
+  });
+
+  it("reports a notification missing after the resume instead of ignoring it", () => {
+    const result = run({}, { header: null });
+    expect(ids(result)).toEqual(["notification-dropped", "prefix-changed"]);
+    expect(result.findings[0]?.detail[1]).toBe(`req 8 has no notification for task ${T1}`);
+    expect(result.findings[1]?.data).toMatchObject({ block: "messages[5]" });
+  });
+
+  it("reports a changed tool description as prefix-changed naming the tool", () => {
+    const result = run({}, { bashDescription: "Runs a command." });
+    expect(ids(result)).toEqual(["prefix-changed"]);
+    expect(result.findings[0]?.title).toContain("first at tools[0]");
+    expect(result.findings[0]?.where).toBe("resume boundary 1 (sub): req 6 → req 8, tools[0].description");
+    expect(result.findings[0]?.diff).toContain("+Runs a command.");
+  });
+
+  it("reports a moved cache_control marker as informational only", () => {
+    const result = run({ systemMarker: 1 }, { systemMarker: 0 });
+    expect(ids(result)).toEqual(["cache-control-moved (info)"]);
+    expect(result.findings[0]?.detail).toEqual(['removed system[1] {"type":"ephemeral"}', 'added system[0] {"type":"ephemeral"}']);
+    expect(judge(result.reached, result.findings).verdict).toBe("GREEN");
+  });
+
+  it("does not count harmless differences in a notification's bytes once run paths are normalised", () => {
+    const rec = fakeRecordings(seed002({}, {}));
+    const moved = seed002({}, {});
+    // The same notification with the run directory under another name, as a re-recorded run would have it.
+    moved[7] = { ...moved[7]!, body: JSON.parse(JSON.stringify(afterResumeBody()).replaceAll("/work/runs/20261130T160102Z-42", "/work/runs/other")) };
+    const runPaths = [
+      { prefix: "/work/runs/20261130T160102Z-42", placeholder: "<run>" },
+      { prefix: "/work/runs/other", placeholder: "<run>" },
+    ];
+    expect(ids(checkNotificationStability(fakeRecordings(moved), subResumes))).toContain("notification-changed");
+    expect(checkNotificationStability(fakeRecordings(moved), { ...subResumes, normalise: { runPaths } }).findings).toEqual([]);
+    expect(checkNotificationStability(rec, { ...subResumes, normalise: { runPaths } }).findings).toEqual([]);
+  });
+
+  it("is inconclusive when the subagent was never resumed", () => {
+    const result = checkNotificationStability(fakeRecordings(seed002({}, {}, false)), subResumes);
+    expect(result.reached).toEqual({ ok: false, reason: expect.stringContaining("no resume boundary on stream sub") });
+    expect(judge(result.reached, result.findings).verdict).toBe("INCONCLUSIVE");
+  });
+
+  it("is inconclusive when no notification was absorbed before the resume", () => {
+    const result = run({ header: null }, { header: null });
+    expect(result.findings).toEqual([]);
+    expect(result.reached).toEqual({ ok: false, reason: "no task-notification was present before any resume boundary on stream sub (before: req 6)" });
+  });
+
+  it("emits only ids from its closed list", () => {
+    const all = [run({}, { header: SHORT_HEADER, bashDescription: "x", systemMarker: 0 }), run({}, { header: null })].flatMap((r) => r.findings.map((f) => f.id));
+    expect(new Set(all)).toEqual(new Set(NOTIFICATION_FINDINGS));
+  });
+
+  it("checks every stream and both kinds by default", () => {
+    const result = run({}, {}, {});
+    expect(result.notes.map((n) => n.split(",")[0])).toEqual([
+      "resume boundary 1 (main): req 2 → req 7",
+      "resume boundary 1 (sub): req 6 → req 8",
+      "resume boundary 2 (main): req 7 → req 9",
+    ]);
+  });
+});
+
+describe("formatNotificationFindings", () => {
+  it("shows the finding, its boundary, its numbers and its diff", () => {
+    const text = formatNotificationFindings(run({}, { header: SHORT_HEADER }).findings);
+    const lines = text.split("\n");
+    expect(lines[0]).toBe(`RED  notification-changed: task ${T1}'s notification was re-sent with different bytes`);
+    expect(lines[1]).toBe("     at resume boundary 1 (sub): req 6 → req 8, messages[5].content[0].text");
+    expect(lines[2]).toMatch(/^ {5}system-notification-preamble \(\d+ chars\) → non-user-source \(\d+ chars\), delta 446$/);
+    expect(lines).toContain("     --- messages[5].content[0].text\treq 6");
+  });
+
+  it("marks informational findings and says when there is nothing", () => {
+    expect(formatNotificationFindings(run({ systemMarker: 1 }, { systemMarker: 0 }).findings).startsWith("info cache-control-moved:")).toBe(true);
+    expect(formatNotificationFindings([])).toBe("no findings");
+  });
+});
