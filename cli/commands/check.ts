@@ -1,0 +1,20 @@
+// `ccrepro check`: recompute a run's verdict from its directory alone.
+import path from "node:path";
+import type { Command } from "commander";
+import { checkRecordedRun } from "../../checker/check-run.ts";
+import { VERDICT_EXIT } from "../../checker/verdict.ts";
+import type { CliContext } from "../context.ts";
+import { formatCheckResult } from "../format-result.ts";
+
+export function registerCheckCommand(program: Command, ctx: CliContext): void {
+  program
+    .command("check")
+    .description("recompute a run's verdict from its directory alone")
+    .argument("<run-dir>")
+    .option("--json", "print the verdict and findings as JSON")
+    .action((runDir: string, options) => {
+      const result = checkRecordedRun(path.resolve(runDir));
+      ctx.print(options.json ? JSON.stringify(result, null, 2) : formatCheckResult(result, runDir));
+      ctx.setExit(VERDICT_EXIT[result.verdict]);
+    });
+}

@@ -1,0 +1,19 @@
+// `ccrepro install`: fetch releases into the cache and print their executables.
+import type { Command } from "commander";
+import { installRelease } from "../../harness/release-cache.ts";
+import { resolveVersions } from "../../harness/releases.ts";
+import type { CliContext } from "../context.ts";
+
+export function registerInstallCommand(program: Command, ctx: CliContext): void {
+  program
+    .command("install")
+    .description("fetch a release into the cache and print its executable's path")
+    .argument("<version>", "a version or latest")
+    .action(async (word: string) => {
+      for (const version of await resolveVersions(word)) {
+        const release = await installRelease(version);
+        ctx.note(`${release.version}: ${release.fromCache ? "cached" : `fetched ${(release.downloadedBytes / 1e6).toFixed(1)} MB in ${(release.fetchMs / 1000).toFixed(1)} s`}`);
+        ctx.print(release.executablePath);
+      }
+    });
+}

@@ -1,0 +1,48 @@
+// `ccrepro run`: one scenario against one binary, repeated if asked; exit code from the verdict.
+import { Option, type Command } from "commander";
+import { GIT_BISECT_EXIT, VERDICT_EXIT, type Verdict } from "../../checker/verdict.ts";
+import { UserError } from "../../harness/errors.ts";
+import { resolveClaude } from "../../harness/release-cache.ts";
+import { runScenario } from "../../harness/run-scenario.ts";
+import type { CliContext } from "../context.ts";
+import { formatCheckResult } from "../format-result.ts";
+import { collectParam, parseScenarioParams } from "../params.ts";
+
+export function registerRunCommand(program: Command, ctx: CliContext): void {
+  program
+    .command("run")
+    .description("run a scenario against a claude release or binary; exit 0 GREEN, 1 RED, 2 INCONCLUSIVE, 3 ERROR")
+    .argument("<scenario>", "scenario name (ccrepro scenarios lists them)")
+    .requiredOption("--claude <word>", "a version, latest, or a path to a claude executable")
+    .option("--param <key=value>", "a scenario parameter (repeatable)", collectParam, {})
+    .option("--repeat <n>", "run it n times", (v) => Number.parseInt(v, 10), 1)
+    .option("--runs-dir <dir>", "where run directories go", "runs")
+    .option("--json", "print the result as JSON")
+    .addOption(new Option("--exit-codes <style>", "exit code convention").choices(["verdict", "git-bisect"]).default("verdict"))
+    .action(async (name: string, options) => {
+      const scenario = ctx.scenarioNamed(name);
+      const params = parseScenarioParams(scenario, options.param);
+      if (!Number.isInteger(options.repeat) || options.repeat < 1) throw new UserError("--repeat takes a whole number ≥ 1", "BAD_ARGUMENT");
+      const claude = await resolveClaude(options.claude);
+      const abort = ctx.interruptSignal();
+      const verdicts: Verdict[] = [];
+      for (let i = 0; i < options.repeat && !abort.aborted; i += 1) {
+        const { runDir, record } = await runScenario({
+          scenario,
+          params,
+          claude,
+          requested: options.claude,
+          runsDir: options.runsDir,
+          abort,
+          onProgress: (line) => ctx.note(`  ${line}`),
+        });
+        const result = record.result!;
+        verdicts.push(result.verdict);
+        ctx.print(options.json ? JSON.stringify({ runDir, ...result }) : formatCheckResult(result, runDir));
+      }
+      // Repeats that disagree are not a verdict: report INCONCLUSIVE rather than pick one.
+      const verdict: Verdict = verdicts.includes("ERROR") ? "ERROR" : new Set(verdicts).size === 1 ? verdicts[0]! : "INCONCLUSIVE";
+      if (options.repeat > 1) ctx.note(`repeats: ${verdicts.join(", ")} → ${verdict}`);
+      ctx.setExit((options.exitCodes === "git-bisect" ? GIT_BISECT_EXIT : VERDICT_EXIT)[verdict]);
+    });
+}

@@ -1,0 +1,24 @@
+// `--param key=value` words, validated against a scenario's parameter schema with messages that list what is allowed.
+import { z } from "zod";
+import { UserError } from "../harness/errors.ts";
+import type { Scenario } from "../scenarios/types.ts";
+
+export function collectParam(word: string, previous: Record<string, string>): Record<string, string> {
+  const at = word.indexOf("=");
+  if (at <= 0) throw new UserError(`--param takes key=value, got "${word}"`, "BAD_PARAM");
+  return { ...previous, [word.slice(0, at)]: word.slice(at + 1) };
+}
+
+export function parseScenarioParams(scenario: Scenario, raw: Record<string, unknown>): Record<string, unknown> {
+  const parsed = scenario.params.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((issue) => {
+    const key = issue.path.join(".") || "(parameters)";
+    return `${key}: ${issue.message}`;
+  });
+  const known = scenario.params instanceof z.ZodObject ? Object.keys(scenario.params.shape).join(", ") : "";
+  throw new UserError(
+    `bad parameters for scenario ${scenario.name}: ${lines.join("; ")}${known ? ` (its parameters: ${known})` : ""}`,
+    "BAD_PARAM",
+  );
+}

@@ -1,0 +1,77 @@
+// What a binary supports, read from the binary itself: its version, its command-line flags, its hook events.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { execa } from "execa";
+import { z } from "zod";
+import { cacheDir, type ResolvedClaude } from "./release-cache.ts";
+
+const probeSchema = z.object({
+  sha256: z.string(),
+  reportedVersion: z.string().nullable(),
+  flags: z.array(z.string()),
+  hookEvents: z.array(z.string()),
+});
+export type BinaryProbe = z.infer<typeof probeSchema>;
+
+// Registering these only to log them changes the session's behaviour (they replace built-in handling).
+const BEHAVIOUR_CHANGING_HOOKS = /worktree|elicitation/i;
+
+// The release's own list of hook events: the string array in its bundle that names them all.
+export function hookEventsInBundle(bundle: Buffer): string[] {
+  const anchor = bundle.indexOf('"UserPromptSubmit"');
+  let best: string[] = [];
+  for (let at = anchor; at !== -1; at = bundle.indexOf('"UserPromptSubmit"', at + 1)) {
+    const start = bundle.lastIndexOf("[", at);
+    const end = bundle.indexOf("]", at);
+    if (start === -1 || end === -1 || at - start > 2000 || end - at > 2000) continue;
+    const text = bundle.subarray(start, end + 1).toString("latin1");
+    if (!/^\[\s*"[A-Za-z]+"(\s*,\s*"[A-Za-z]+")*\s*\]$/.test(text)) continue;
+    const names = JSON.parse(text) as string[];
+    if (names.includes("PreToolUse") && names.includes("Stop") && names.length > best.length) best = names;
+  }
+  return best.filter((name) => !BEHAVIOUR_CHANGING_HOOKS.test(name));
+}
+
+function helpFlags(help: string): string[] {
+  return [...new Set([...help.matchAll(/(?:^|\s)(--[a-z][a-z0-9-]*)/g)].map((m) => m[1]!))].sort();
+}
+
+const probeEnv = (home: string) => ({
+  HOME: home,
+  CLAUDE_CONFIG_DIR: path.join(home, ".claude"),
+  TMPDIR: home,
+  PATH: [path.dirname(process.execPath), "/usr/bin", "/bin"].join(":"),
+  DISABLE_AUTOUPDATER: "1",
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+  DISABLE_TELEMETRY: "1",
+  DISABLE_ERROR_REPORTING: "1",
+});
+
+// Probes once per binary (keyed by its sha256) and caches the answer beside the release cache.
+export async function probeBinary(claude: ResolvedClaude): Promise<BinaryProbe> {
+  const cacheFile = path.join(cacheDir(), "probes", `${claude.sha256}.json`);
+  if (fs.existsSync(cacheFile)) {
+    const cached = probeSchema.safeParse(JSON.parse(fs.readFileSync(cacheFile, "utf8")));
+    if (cached.success) return cached.data;
+  }
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-probe-"));
+  try {
+    const run = (args: string[]) =>
+      execa(claude.command, [...claude.args, ...args], { env: probeEnv(home), extendEnv: false, reject: false, timeout: 30_000, stdin: "ignore" });
+    const [version, help] = await Promise.all([run(["--version"]), run(["--help"])]);
+    const reported = /(\d+\.\d+\.\d+\S*)/.exec(String(version.stdout));
+    const bundle = fs.readFileSync(claude.era === "js" ? claude.args[0]! : claude.executablePath);
+    const probe: BinaryProbe = {
+      sha256: claude.sha256,
+      reportedVersion: reported ? reported[1]! : null,
+      flags: helpFlags(String(help.stdout)),
+      hookEvents: hookEventsInBundle(bundle),
+    };
+    fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
+    fs.writeFileSync(cacheFile, JSON.stringify(probe, null, 2));
+    return probe;
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+}

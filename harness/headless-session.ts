@@ -1,0 +1,121 @@
+// One `claude -p` stream-json process: spawns it in its own process group, records stdin/stdout/stderr with times.
+import fs from "node:fs";
+import readline from "node:readline";
+import { execa, type ResultPromise } from "execa";
+import { toStdoutRecord, type SessionProcess, type SessionRecording } from "./recordings.ts";
+import type { SessionLayout } from "./run-layout.ts";
+import { isSystem } from "./stream-events.ts";
+
+export interface SessionSpawn {
+  label: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+  files: SessionLayout;
+  resumeOf: string | null;
+  // Called after every recorded stdout line or state change, so waiters re-check their predicates.
+  onChange: () => void;
+}
+
+export class HeadlessSession {
+  readonly recording: SessionRecording;
+  readonly process: SessionProcess;
+  readonly exited: Promise<void>;
+  private readonly child: ResultPromise<{ stdin: "pipe"; stdout: "pipe"; stderr: "pipe"; reject: false; detached: true }>;
+  private stdinClosed = false;
+
+  constructor(private readonly spec: SessionSpawn) {
+    fs.mkdirSync(spec.files.dir, { recursive: true });
+    for (const file of [spec.files.stdout, spec.files.stdin]) fs.writeFileSync(file, "");
+    this.process = {
+      label: spec.label,
+      argv: [spec.command, ...spec.args],
+      resumeOf: spec.resumeOf,
+      pid: null,
+      startedAt: Date.now(),
+      endedAt: null,
+      exitCode: null,
+      signal: null,
+      stoppedBy: [],
+      sessionId: null,
+    };
+    this.recording = { label: spec.label, stdout: [], stdin: [], process: this.process };
+    this.child = execa(spec.command, spec.args, {
+      env: spec.env,
+      extendEnv: false,
+      cwd: spec.cwd,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+      reject: false,
+      // Its own process group, so the whole tree can be signalled at once.
+      detached: true,
+      buffer: false,
+      stripFinalNewline: false,
+    });
+    this.process.pid = this.child.pid ?? null;
+    this.child.stderr.pipe(fs.createWriteStream(spec.files.stderr));
+    // A write to a process that already died must not crash the harness.
+    this.child.stdin.on("error", () => undefined);
+    const lines = readline.createInterface({ input: this.child.stdout, crlfDelay: Infinity });
+    lines.on("line", (raw) => this.recordStdout(raw));
+    const linesDone = new Promise<void>((resolve) => lines.once("close", resolve));
+    this.exited = Promise.all([this.child, linesDone]).then(([result]) => {
+      this.process.endedAt = Date.now();
+      this.process.exitCode = result.exitCode ?? null;
+      this.process.signal = result.signal ?? null;
+      this.persist();
+      spec.onChange();
+    });
+    this.persist();
+  }
+
+  get running(): boolean {
+    return this.process.endedAt === null;
+  }
+
+  send(raw: string): void {
+    if (this.stdinClosed) throw new Error(`session ${this.spec.label}: stdin is already closed`);
+    const record = { t: Date.now(), raw };
+    this.recording.stdin.push(record);
+    fs.appendFileSync(this.spec.files.stdin, `${JSON.stringify(record)}\n`);
+    this.child.stdin.write(`${raw}\n`);
+  }
+
+  closeStdin(): void {
+    if (this.stdinClosed) return;
+    this.stdinClosed = true;
+    this.process.stoppedBy.push("close-stdin");
+    this.child.stdin.end();
+    this.persist();
+  }
+
+  // Signals the whole process group: the binary and whatever it spawned without detaching.
+  signal(signal: NodeJS.Signals): void {
+    if (!this.running || this.process.pid === null) return;
+    this.process.stoppedBy.push(signal);
+    try {
+      process.kill(-this.process.pid, signal);
+    } catch {
+      // The group is already gone.
+    }
+    this.persist();
+  }
+
+  private recordStdout(raw: string): void {
+    const t = Date.now();
+    const record = toStdoutRecord(this.recording.stdout.length, t, raw);
+    this.recording.stdout.push(record);
+    fs.appendFileSync(this.spec.files.stdout, `${JSON.stringify({ t, raw })}\n`);
+    if (record.event && isSystem(record.event, "init") && record.event.session_id && !this.process.sessionId) {
+      this.process.sessionId = record.event.session_id;
+      this.persist();
+    }
+    this.spec.onChange();
+  }
+
+  private persist(): void {
+    fs.writeFileSync(this.spec.files.sessionJson, JSON.stringify(this.process, null, 2));
+  }
+}

@@ -1,0 +1,14 @@
+#!/bin/bash
+# Claude Code hook command: keeps the hook's JSON payload byte-exact in its own file and appends one index line.
+# Usage: hook-recorder.sh EVENT HOOKS_DIR INDEX_FILE. Bash builtins only after `cat`, so it adds no visible delay.
+started_us=${EPOCHREALTIME/./}
+event=$1 dir=$2 index=$3
+name="$started_us-$$-$event.json"
+# Never fail the hook: a recorder error must not change the session's behaviour.
+cat > "$dir/$name" 2>/dev/null
+took_us=$(( ${EPOCHREALTIME/./} - started_us ))
+printf -v line '{"t":%d.%03d,"event":"%s","durationMs":%d.%03d,"payloadFile":"hooks/%s"}' \
+  $((started_us / 1000)) $((started_us % 1000)) "$event" $((took_us / 1000)) $((took_us % 1000)) "$name"
+# One short line per write: appends of this size land whole even when hooks fire concurrently.
+echo "$line" >> "$index" 2>/dev/null
+exit 0

@@ -1,0 +1,89 @@
+// The isolated world a run hands to the binary: its own directories, a pre-seeded config, an allow-listed environment.
+import fs from "node:fs";
+import path from "node:path";
+import type { RunLayout } from "./run-layout.ts";
+
+// Harmless by construction: the mock accepts any key, and the value marks where a leak would have come from.
+export const FAKE_API_KEY = "sk-ant-ccrepro-fake-key-0000";
+// Every process of a run inherits this variable; the reaper finds escaped processes by it.
+export const RUN_MARKER_VAR = "CCREPRO_RUN_ID";
+
+const QUIET_VARS = {
+  DISABLE_AUTOUPDATER: "1",
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+  DISABLE_TELEMETRY: "1",
+  DISABLE_ERROR_REPORTING: "1",
+};
+
+export interface IsolationOptions {
+  runId: string;
+  mockUrl: string;
+  // http://127.0.0.1:PORT of the outbound trap; every proxy variable points there.
+  trapUrl: string;
+  // Variables the scenario explicitly asks to pass from the caller's environment (by name).
+  passThrough?: string[];
+  terminal?: "dumb" | "xterm-256color";
+}
+
+export function buildEnvironment(run: RunLayout, options: IsolationOptions): Record<string, string> {
+  const env: Record<string, string> = {
+    HOME: run.home,
+    CLAUDE_CONFIG_DIR: run.config,
+    TMPDIR: run.tmp,
+    CLAUDE_CODE_TMPDIR: run.tmp,
+    // The node running ccrepro comes first so a scripted `node -e` wait finds the same runtime.
+    PATH: [path.dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"].join(":"),
+    SHELL: "/bin/bash",
+    LANG: "C.UTF-8",
+    TERM: options.terminal ?? "dumb",
+    ANTHROPIC_BASE_URL: options.mockUrl,
+    ANTHROPIC_API_KEY: FAKE_API_KEY,
+    ...QUIET_VARS,
+    HTTP_PROXY: options.trapUrl,
+    HTTPS_PROXY: options.trapUrl,
+    ALL_PROXY: options.trapUrl,
+    http_proxy: options.trapUrl,
+    https_proxy: options.trapUrl,
+    all_proxy: options.trapUrl,
+    // The mock is on loopback and must be reached directly, not through the trap.
+    NO_PROXY: "127.0.0.1,localhost",
+    no_proxy: "127.0.0.1,localhost",
+    [RUN_MARKER_VAR]: options.runId,
+  };
+  // Running as root, the binary refuses --dangerously-skip-permissions unless it is told it is sandboxed.
+  if (process.getuid?.() === 0) env.IS_SANDBOX = "1";
+  for (const name of options.passThrough ?? []) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
+// Config state that lets both `-p` and the interactive UI start without onboarding, trust or key dialogs.
+export function seedConfig(run: RunLayout, hooks: Record<string, unknown> | undefined): void {
+  for (const dir of [run.home, run.config, run.tmp, run.work]) fs.mkdirSync(dir, { recursive: true });
+  const state = {
+    hasCompletedOnboarding: true,
+    theme: "dark",
+    numStartups: 5,
+    customApiKeyResponses: { approved: [FAKE_API_KEY.slice(-20)], rejected: [] },
+    bypassPermissionsModeAccepted: true,
+    hasAcknowledgedCostThreshold: true,
+    projects: {
+      [run.work]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, allowedTools: [] },
+    },
+  };
+  fs.writeFileSync(path.join(run.config, ".claude.json"), JSON.stringify(state, null, 2));
+  const settings: Record<string, unknown> = { skipDangerousModePermissionPrompt: true };
+  if (hooks) settings.hooks = hooks;
+  fs.writeFileSync(path.join(run.config, "settings.json"), JSON.stringify(settings, null, 2));
+}
+
+// Flags every headless session gets; the scenario adds its own after these. Optional flags only where the release has them.
+export function headlessArgs(debugFile: string, supportedFlags: string[]): string[] {
+  const args = ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose"];
+  args.push("--model", "claude-sonnet-4-5", "--dangerously-skip-permissions");
+  if (supportedFlags.includes("--setting-sources")) args.push("--setting-sources", "user");
+  if (supportedFlags.includes("--debug-file")) args.push("--debug-file", debugFile);
+  return args;
+}

@@ -1,0 +1,84 @@
+// The run's recordings while it is still going: sessions in memory, request and hook logs re-read when they grow.
+import fs from "node:fs";
+import { loadHooks, loadRequestLog, type HookRecord, type Recordings, type SessionRecording } from "./recordings.ts";
+import path from "node:path";
+import { REQUEST_INDEX_FILE } from "../mock-api/log-entry.ts";
+import { runLayout } from "./run-layout.ts";
+
+export type WaitOutcome = "ok" | "timeout" | "aborted";
+
+export class LiveRecordings implements Recordings {
+  sessions: SessionRecording[] = [];
+  requests: Recordings["requests"] = [];
+  responseEnds: Recordings["responseEnds"] = new Map();
+  hooks: HookRecord[] = [];
+  body: Recordings["body"] = () => {
+    throw new Error("no request recorded yet");
+  };
+  private readonly listeners = new Set<() => void>();
+  private readonly sizes = new Map<string, number>();
+  private readonly watchers: fs.FSWatcher[] = [];
+  private readonly poll: NodeJS.Timeout;
+
+  constructor(
+    private readonly runDir: string,
+    private readonly mockLogDir: string,
+  ) {
+    // inotify wakes waiters at once; the slow poll only covers events a watcher can miss.
+    for (const dir of [runDir, mockLogDir]) {
+      fs.mkdirSync(dir, { recursive: true });
+      this.watchers.push(fs.watch(dir, () => this.changed()));
+    }
+    this.poll = setInterval(() => this.changed(), 250);
+  }
+
+  // Called by sessions on every stdout line, and by the watchers.
+  changed(): void {
+    this.refreshFiles();
+    for (const listener of this.listeners) listener();
+  }
+
+  waitUntil(predicate: (rec: Recordings) => boolean, timeoutMs: number, abort: AbortSignal): Promise<WaitOutcome> {
+    this.refreshFiles();
+    if (predicate(this)) return Promise.resolve("ok");
+    return new Promise((resolve) => {
+      const finish = (outcome: WaitOutcome) => {
+        clearTimeout(timer);
+        this.listeners.delete(check);
+        abort.removeEventListener("abort", onAbort);
+        resolve(outcome);
+      };
+      const check = () => {
+        if (predicate(this)) finish("ok");
+      };
+      const onAbort = () => finish("aborted");
+      const timer = setTimeout(() => finish("timeout"), timeoutMs);
+      this.listeners.add(check);
+      abort.addEventListener("abort", onAbort);
+    });
+  }
+
+  close(): void {
+    clearInterval(this.poll);
+    for (const watcher of this.watchers) watcher.close();
+    this.listeners.clear();
+    this.refreshFiles();
+  }
+
+  private grew(file: string): boolean {
+    const size = fs.existsSync(file) ? fs.statSync(file).size : 0;
+    if (size === (this.sizes.get(file) ?? 0)) return false;
+    this.sizes.set(file, size);
+    return true;
+  }
+
+  private refreshFiles(): void {
+    if (this.grew(path.join(this.mockLogDir, REQUEST_INDEX_FILE))) {
+      const log = loadRequestLog(this.mockLogDir);
+      this.requests = log.requests;
+      this.responseEnds = log.responseEnds;
+      this.body = log.body;
+    }
+    if (this.grew(runLayout(this.runDir).hooksLog)) this.hooks = loadHooks(this.runDir);
+  }
+}

@@ -1,0 +1,77 @@
+// Finding and ending every process a run started: by process group, and by the run marker in their environment.
+import fs from "node:fs";
+import { setTimeout as delay } from "node:timers/promises";
+
+// Pids whose initial environment carries NAME=VALUE. Processes that detach (setsid, daemons) keep it.
+export function findMarkedProcesses(name: string, value: string): number[] {
+  const needle = Buffer.from(`${name}=${value}\0`);
+  const found: number[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    let environ: Buffer;
+    try {
+      environ = fs.readFileSync(`/proc/${pid}/environ`);
+    } catch {
+      continue; // gone already, or a kernel thread
+    }
+    // The marker may be the first variable (no NUL before it) or any later one.
+    if (environ.subarray(0, needle.length).equals(needle) || environ.includes(Buffer.concat([Buffer.from("\0"), needle]))) {
+      if (!isZombie(pid)) found.push(pid);
+    }
+  }
+  return found;
+}
+
+function isZombie(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The state field follows the parenthesised command name, which may itself contain spaces or parentheses.
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) === "Z";
+  } catch {
+    return true;
+  }
+}
+
+export function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function signalProcess(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+export interface ReapReport {
+  // Every pid that carried the marker and was sent SIGKILL.
+  killed: number[];
+  // Pids still alive after the deadline: a hygiene failure the run reports.
+  survivors: number[];
+}
+
+// SIGKILLs the given process groups and every marked process (and its group) until none is left or the deadline passes.
+export async function reapRun(marker: { name: string; value: string }, groups: number[], deadlineMs = 10_000): Promise<ReapReport> {
+  for (const pid of groups) signalGroup(pid, "SIGKILL");
+  const killed = new Set<number>();
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    const alive = findMarkedProcesses(marker.name, marker.value);
+    if (alive.length === 0) return { killed: [...killed], survivors: [] };
+    if (Date.now() > deadline) return { killed: [...killed], survivors: alive };
+    for (const pid of alive) {
+      killed.add(pid);
+      signalGroup(pid, "SIGKILL");
+      signalProcess(pid, "SIGKILL");
+    }
+    // The kernel needs a moment to tear the processes down; re-scan rather than trust the signal.
+    await delay(50);
+  }
+}

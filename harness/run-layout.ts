@@ -1,0 +1,62 @@
+// Where everything lives inside a run directory: the one place that names these paths.
+import path from "node:path";
+
+export interface RunLayout {
+  root: string;
+  runJson: string;
+  // The mock's request log directory (index.jsonl + requests/).
+  mockLog: string;
+  // hooks.jsonl: one index line per hook call; hooks/: each call's payload, byte-exact.
+  hooksLog: string;
+  hooksDir: string;
+  outboundLog: string;
+  // Isolated directories handed to the binary.
+  home: string;
+  config: string;
+  tmp: string;
+  work: string;
+  sessionsDir: string;
+  // Transcripts the binary wrote, copied out of the config dir at the end of the run.
+  transcripts: string;
+}
+
+export function runLayout(root: string): RunLayout {
+  return {
+    root,
+    runJson: path.join(root, "run.json"),
+    mockLog: path.join(root, "mock"),
+    hooksLog: path.join(root, "hooks.jsonl"),
+    hooksDir: path.join(root, "hooks"),
+    outboundLog: path.join(root, "outbound.jsonl"),
+    home: path.join(root, "iso", "home"),
+    config: path.join(root, "iso", "config"),
+    tmp: path.join(root, "iso", "tmp"),
+    work: path.join(root, "iso", "work"),
+    sessionsDir: path.join(root, "sessions"),
+    transcripts: path.join(root, "transcripts"),
+  };
+}
+
+export interface SessionLayout {
+  dir: string;
+  // {t, raw} JSON lines: every stdout line with its receive time.
+  stdout: string;
+  // {t, raw} JSON lines: every line the harness wrote to stdin.
+  stdin: string;
+  stderr: string;
+  debugLog: string;
+  // The session's process record (argv, pid, exit code, signal, timings).
+  sessionJson: string;
+}
+
+export function sessionLayout(run: RunLayout, label: string): SessionLayout {
+  const dir = path.join(run.sessionsDir, label);
+  return {
+    dir,
+    stdout: path.join(dir, "stdout.jsonl"),
+    stdin: path.join(dir, "stdin.jsonl"),
+    stderr: path.join(dir, "stderr.log"),
+    debugLog: path.join(dir, "debug.log"),
+    sessionJson: path.join(dir, "session.json"),
+  };
+}

@@ -1,0 +1,66 @@
+// run.json: everything needed to reproduce and audit a run from its directory alone.
+import fs from "node:fs";
+import { z } from "zod";
+import { checkResultSchema } from "../checker/verdict.ts";
+
+export const stepRecordSchema = z.object({
+  index: z.number().int(),
+  kind: z.string(),
+  label: z.string(),
+  startedAt: z.number(),
+  endedAt: z.number(),
+  outcome: z.enum(["ok", "timeout", "error", "not-run"]),
+  detail: z.string().nullable(),
+});
+export type StepRecord = z.infer<typeof stepRecordSchema>;
+
+export const runRecordSchema = z.object({
+  format: z.literal(1),
+  id: z.string(),
+  scenario: z.string(),
+  params: z.record(z.string(), z.unknown()),
+  claude: z.object({
+    // What the user asked for: a version word or a path.
+    requested: z.string(),
+    era: z.enum(["js", "native", "local"]),
+    // What `--version` printed, parsed; null when the probe failed.
+    reportedVersion: z.string().nullable(),
+    executable: z.string(),
+    command: z.string(),
+    args: z.array(z.string()),
+    sha256: z.string(),
+  }),
+  mock: z.object({ url: z.string(), script: z.unknown() }),
+  hookEvents: z.array(z.string()),
+  startedAt: z.string(),
+  endedAt: z.string().nullable(),
+  // Whole run, from the mock's start to the end of cleanup.
+  wallMs: z.number().nullable(),
+  // From the first session's start to the moment the last awaited event was recorded.
+  floorMs: z.number().nullable(),
+  steps: z.array(stepRecordSchema),
+  sessions: z.array(
+    z.object({
+      label: z.string(),
+      pid: z.number().nullable(),
+      sessionId: z.string().nullable(),
+      exitCode: z.number().nullable(),
+      signal: z.string().nullable(),
+    }),
+  ),
+  outbound: z.object({ attempts: z.number().int() }),
+  processes: z.object({ killedAtEnd: z.number().int(), survivors: z.array(z.number().int()) }),
+  hooks: z.object({ calls: z.number().int(), medianMs: z.number().nullable(), maxMs: z.number().nullable() }),
+  // A failure of the harness itself (not of the binary): makes the verdict ERROR.
+  harnessError: z.string().nullable(),
+  result: checkResultSchema.nullable(),
+});
+export type RunRecord = z.infer<typeof runRecordSchema>;
+
+export function writeRunRecord(file: string, record: RunRecord): void {
+  fs.writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
+}
+
+export function readRunRecord(file: string): RunRecord {
+  return runRecordSchema.parse(JSON.parse(fs.readFileSync(file, "utf8")));
+}

@@ -1,0 +1,186 @@
+// Runs one scenario against one claude binary: mock + isolated sessions + steps, then cleanup, then the checker.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { checkRecordedRun } from "../checker/check-run.ts";
+import { startMockServer } from "../mock-api/server.ts";
+import { mockScriptSchema } from "../mock-api/script.ts";
+import type { Scenario } from "../scenarios/types.ts";
+import type { ResolvedClaude } from "./release-cache.ts";
+import { probeBinary } from "./capabilities.ts";
+import type { HeadlessSession } from "./headless-session.ts";
+import { hookSettings } from "./hook-capture.ts";
+import { buildEnvironment, RUN_MARKER_VAR, seedConfig } from "./isolation.ts";
+import { LiveRecordings } from "./live-recordings.ts";
+import { startOutboundTrap } from "./outbound-trap.ts";
+import { reapRun } from "./processes.ts";
+import { runLayout, type RunLayout } from "./run-layout.ts";
+import { writeRunRecord, type RunRecord } from "./run-record.ts";
+import { executeStep, StepFailure, type RunContext } from "./step-executor.ts";
+
+export interface RunOptions {
+  scenario: Scenario;
+  params: Record<string, unknown>;
+  claude: ResolvedClaude;
+  // The word the user gave (`latest`, a version, a path), recorded as asked.
+  requested: string;
+  runsDir: string;
+  // Aborts the run (e.g. Ctrl-C): steps stop, cleanup still runs, the verdict is ERROR.
+  abort?: AbortSignal;
+  onProgress?: (line: string) => void;
+}
+
+export interface RunResult {
+  runDir: string;
+  record: RunRecord;
+}
+
+function runDirName(scenario: string, version: string, id: string): string {
+  const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  return `${stamp}-${scenario}-${version.replace(/[^A-Za-z0-9.]/g, "_")}-${id.slice(0, 6)}`;
+}
+
+function median(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export async function runScenario(options: RunOptions): Promise<RunResult> {
+  const { scenario, params, claude } = options;
+  const id = crypto.randomBytes(8).toString("hex");
+  const probe = await probeBinary(claude);
+  const version = claude.version ?? probe.reportedVersion ?? "local";
+  const layout: RunLayout = runLayout(path.resolve(options.runsDir, runDirName(scenario.name, version, id)));
+  fs.mkdirSync(layout.root, { recursive: true });
+  fs.mkdirSync(layout.hooksDir, { recursive: true });
+  const progress = options.onProgress ?? (() => undefined);
+  const script = mockScriptSchema.parse(scenario.mockScript(params));
+  const hookEvents = scenario.hooks ? (scenario.hooks.events === "all" ? probe.hookEvents : scenario.hooks.events) : [];
+
+  const startedAt = Date.now();
+  const record: RunRecord = {
+    format: 1,
+    id,
+    scenario: scenario.name,
+    params,
+    claude: {
+      requested: options.requested,
+      era: claude.era,
+      reportedVersion: probe.reportedVersion,
+      executable: claude.executablePath,
+      command: claude.command,
+      args: claude.args,
+      sha256: claude.sha256,
+    },
+    mock: { url: "", script },
+    hookEvents,
+    startedAt: new Date(startedAt).toISOString(),
+    endedAt: null,
+    wallMs: null,
+    floorMs: null,
+    steps: [],
+    sessions: [],
+    outbound: { attempts: 0 },
+    processes: { killedAtEnd: 0, survivors: [] },
+    hooks: { calls: 0, medianMs: null, maxMs: null },
+    harnessError: null,
+    result: null,
+  };
+  writeRunRecord(layout.runJson, record);
+
+  const trap = await startOutboundTrap(layout.outboundLog);
+  const mock = await startMockServer({ script, port: 0, logDir: layout.mockLog });
+  record.mock.url = mock.url;
+  const env = buildEnvironment(layout, { runId: id, mockUrl: mock.url, trapUrl: trap.url });
+  seedConfig(layout, hookEvents.length > 0 ? hookSettings(layout, hookEvents) : undefined);
+
+  const live = new LiveRecordings(layout.root, layout.mockLog);
+  const sessions = new Map<string, HeadlessSession>();
+  const runAbort = new AbortController();
+  const onUserAbort = () => runAbort.abort(new StepFailure("the run was interrupted"));
+  options.abort?.addEventListener("abort", onUserAbort);
+  const overall = setTimeout(
+    () => runAbort.abort(new StepFailure(`the whole run exceeded its ${scenario.timeoutMs} ms limit`)),
+    scenario.timeoutMs,
+  );
+  let pointReachedAt: number | null = null;
+
+  const ctx: RunContext = {
+    layout,
+    env,
+    claude,
+    probe,
+    live,
+    sessions,
+    abort: runAbort.signal,
+    pointReached: () => {
+      pointReachedAt = Date.now();
+    },
+  };
+
+  try {
+    for (const [index, step] of scenario.steps(params).entries()) {
+      if (runAbort.signal.aborted) throw runAbort.signal.reason as Error;
+      const label = "label" in step ? step.label : `${step.kind} ${"session" in step ? step.session : ""}`.trim();
+      const stepStart = Date.now();
+      progress(`step ${index + 1}: ${label}`);
+      try {
+        const { outcome, detail } = await executeStep(ctx, step);
+        record.steps.push({ index, kind: step.kind, label, startedAt: stepStart, endedAt: Date.now(), outcome, detail });
+        if (outcome === "timeout") break;
+      } catch (error) {
+        record.steps.push({ index, kind: step.kind, label, startedAt: stepStart, endedAt: Date.now(), outcome: "error", detail: (error as Error).message });
+        throw error;
+      } finally {
+        writeRunRecord(layout.runJson, record);
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof StepFailure)) throw error;
+    record.harnessError = error.message;
+  } finally {
+    clearTimeout(overall);
+    options.abort?.removeEventListener("abort", onUserAbort);
+    for (const running of sessions.values()) running.closeStdin();
+    const reap = await reapRun(
+      { name: RUN_MARKER_VAR, value: id },
+      [...sessions.values()].flatMap((s) => (s.process.pid === null ? [] : [s.process.pid])),
+    );
+    await Promise.all([...sessions.values()].map((s) => s.exited));
+    live.close();
+    await mock.close();
+    await trap.close();
+    copyTranscripts(layout);
+    record.processes = { killedAtEnd: reap.killed.length, survivors: reap.survivors };
+    if (reap.survivors.length > 0) {
+      record.harnessError ??= `processes of this run survived cleanup: ${reap.survivors.join(", ")}`;
+    }
+    record.outbound.attempts = trap.attempts.length;
+    record.sessions = [...sessions.values()].map((s) => ({
+      label: s.process.label,
+      pid: s.process.pid,
+      sessionId: s.process.sessionId,
+      exitCode: s.process.exitCode,
+      signal: s.process.signal,
+    }));
+    const hookTimes = live.hooks.flatMap((h) => (h.durationMs === null ? [] : [h.durationMs]));
+    record.hooks = { calls: live.hooks.length, medianMs: median(hookTimes), maxMs: hookTimes.length ? Math.max(...hookTimes) : null };
+    const firstStart = Math.min(...[...sessions.values()].map((s) => s.process.startedAt));
+    record.floorMs = pointReachedAt !== null && Number.isFinite(firstStart) ? pointReachedAt - firstStart : null;
+    record.endedAt = new Date().toISOString();
+    record.wallMs = Date.now() - startedAt;
+    writeRunRecord(layout.runJson, record);
+  }
+
+  record.result = checkRecordedRun(layout.root);
+  writeRunRecord(layout.runJson, record);
+  return { runDir: layout.root, record };
+}
+
+// The binary's own transcripts live in the isolated config dir; a copy beside the other artifacts keeps them findable.
+function copyTranscripts(layout: RunLayout): void {
+  const projects = path.join(layout.config, "projects");
+  if (fs.existsSync(projects)) fs.cpSync(projects, layout.transcripts, { recursive: true });
+}

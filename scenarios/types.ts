@@ -1,0 +1,63 @@
+// What a scenario is: data (mock script, steps, parameters, expectations) plus its pure check. No processes here.
+import type { z } from "zod";
+import type { CheckResult, Verdict } from "../checker/verdict.ts";
+import type { Recordings } from "../harness/recordings.ts";
+import type { MockScriptInput } from "../mock-api/script.ts";
+
+// A stdin line: a user message's text, or any stream-json object (e.g. a control request).
+export type StdinMessage = { text: string } | { json: Record<string, unknown> };
+
+export type StopHow = "stdin" | "sigterm" | "sigkill";
+
+export type Step =
+  // Start a `-p` stream-json session. `resume` names an earlier session of this run whose session id is resumed.
+  | { kind: "start"; session: string; resume?: string; extraArgs?: string[] }
+  | { kind: "send"; session: string; message: StdinMessage }
+  // Wait until the predicate holds on what the run recorded so far; fails the run (ERROR) when timeoutMs passes,
+  // unless `onTimeout: "inconclusive"`, which ends the run and lets the checker say what was not reached.
+  | {
+      kind: "wait";
+      label: string;
+      until: (rec: Recordings) => boolean;
+      timeoutMs: number;
+      onTimeout?: "error" | "inconclusive";
+    }
+  // Close stdin, wait up to graceMs for the process to exit, then send the signal (none for "stdin").
+  | { kind: "stop"; session: string; how: StopHow; graceMs: number }
+  // A deliberate pause the scenario asks for (e.g. a prompt delay parameter). Never used to wait for an event.
+  | { kind: "pause"; label: string; ms: number };
+
+export interface HookCapture {
+  // Hook events to register: explicit names, or "all" = every event the release under test reports knowing.
+  events: string[] | "all";
+}
+
+export interface KnownState {
+  // A semver range of releases.
+  versions: string;
+  verdict: Verdict;
+  finding?: string;
+  note: string;
+}
+
+export interface Scenario<P extends z.ZodType<Record<string, unknown>> = z.ZodType<Record<string, unknown>>> {
+  name: string;
+  summary: string;
+  // The bug report this scenario reproduces (a seed file name or a link).
+  source: string;
+  params: P;
+  mockScript(params: z.output<P>): MockScriptInput;
+  hooks?: HookCapture;
+  // Extra command-line flags for every session (e.g. a model name).
+  steps(params: z.output<P>): Step[];
+  // Pure: the recordings in, the verdict out. Must not report GREEN when the run did not reach its point.
+  check(rec: Recordings, params: z.output<P>): CheckResult;
+  // Findings that make this scenario RED are decided inside check(); this lists what is known per release.
+  known: KnownState[];
+  // Upper bound for the whole run, as a safety net on top of every step's own timeout.
+  timeoutMs: number;
+}
+
+export function defineScenario<P extends z.ZodType<Record<string, unknown>>>(scenario: Scenario<P>): Scenario<P> {
+  return scenario;
+}
