@@ -1,0 +1,135 @@
+// The closed vocabulary of a bisection: outcomes, run results, skips, steps, progress events and the result.
+import type { Verdict } from "../checker/verdict.ts";
+
+// What one run says about a release: its verdict, or (with --finding ID) whether that finding was seen.
+// ERROR is never an outcome: a broken run says nothing about the release, so it becomes a skip.
+export type Outcome = Exclude<Verdict, "ERROR"> | `has:${string}` | `lacks:${string}`;
+
+// Which side of the change a release is on; the endpoints' outcomes define the two classes.
+export type Class = "old" | "new";
+
+// A finished run of one release, as the injected runner reports it.
+export interface RunSuccess {
+  verdict: Verdict;
+  // Ids of every finding the checker reported.
+  findings: string[];
+  runDir: string;
+  ms: number;
+}
+
+// The runner never throws for a broken release: it says why the run could not happen.
+export interface RunFailure {
+  error: "install" | "harness";
+  message: string;
+  runDir?: string;
+  ms?: number;
+}
+
+export type RunOutcome = RunSuccess | RunFailure;
+
+// A run whose verdict means something about the release: the only kind an outcome is read from.
+export type CleanRun = RunSuccess & { verdict: Exclude<Verdict, "ERROR"> };
+
+// Why a release's runs gave no usable outcome.
+export type RunSkipReason =
+  | { kind: "install"; message: string }
+  | { kind: "harness"; message: string }
+  // Repeats disagreed: the release is neither old nor new until someone looks.
+  | { kind: "flaky"; outcomes: Outcome[] };
+
+// Why a release was left out, like `git bisect skip`: its runs failed, or their outcome matches neither
+// endpoint (e.g. INCONCLUSIVE between GREEN and RED).
+export type SkipReason = RunSkipReason | { kind: "neither"; outcome: Outcome };
+
+export interface Endpoint {
+  version: string;
+  outcome: Outcome;
+}
+
+export type Role = "old endpoint" | "new endpoint" | "candidate";
+
+export interface RunRecord {
+  outcome: Outcome | "error";
+  runDir?: string;
+  ms?: number;
+}
+
+export type Judged = { class: Class; outcome: Outcome } | { skip: SkipReason };
+
+export interface StepRecord {
+  // 1-based; the two endpoints are steps 1 and 2.
+  index: number;
+  version: string;
+  role: Role;
+  runs: RunRecord[];
+  judged: Judged;
+  // Wall time of the runs, not counting the wait for the download.
+  ms: number;
+  downloadWaitMs: number;
+}
+
+export interface SkippedVersion {
+  version: string;
+  reason: SkipReason;
+}
+
+// The adjacent pair once skipped releases are set aside; skippedBetween non-empty means the change is
+// somewhere in (lastOld, firstNew] and only skipped releases are left to tell (git's "only skipped commits left").
+export interface Answer {
+  lastOld: string;
+  firstNew: string;
+  skippedBetween: string[];
+}
+
+export interface DownloadStats {
+  // Distinct releases fetched through prefetch, in the order they were started.
+  fetched: string[];
+  // Download time that ran while something else was running, so nobody waited for it.
+  hiddenMs: number;
+  // Time a step sat waiting for its download to finish.
+  waitedMs: number;
+  // Fetched (or started) but never run: the branch the bisection did not take.
+  unused: string[];
+}
+
+export interface ChangelogEntry {
+  version: string;
+  url: string;
+  // Whether CHANGELOG.md has a heading for this release; only known when the file was reachable.
+  found?: boolean;
+}
+
+export interface ChangelogReport {
+  status: "reachable" | "unreachable" | "unchecked";
+  note: string;
+  entries: ChangelogEntry[];
+}
+
+export interface BisectResult {
+  scenario: string;
+  finding?: string;
+  repeat: number;
+  old: Endpoint;
+  new: Endpoint;
+  answer: Answer;
+  steps: StepRecord[];
+  skipped: SkippedVersion[];
+  // steps ≤ bound = ⌈log2(candidates + 1)⌉ + skips + 2 endpoints; runs counts every process started (repeats).
+  budget: { candidates: number; steps: number; bound: number; runs: number };
+  download: DownloadStats;
+  changelog: ChangelogReport;
+}
+
+export type ProgressEvent =
+  | { kind: "start"; index: number; estimatedTotal: number; version: string; role: Role }
+  | {
+      kind: "step";
+      index: number;
+      estimatedTotal: number;
+      version: string;
+      role: Role;
+      outcome: Outcome | "skip";
+      ms: number;
+    }
+  | { kind: "download"; version: string; bytes: number; ms: number }
+  | { kind: "skip"; version: string; reason: SkipReason };

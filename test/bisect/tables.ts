@@ -1,0 +1,38 @@
+// Fake runners built from outcome tables: what each release's runs report, in order. No processes, no claude.
+import type { Verdict } from "../../checker/verdict.ts";
+import type { RunOutcome } from "../../bisect/types.ts";
+
+// One run's report: a verdict (with the finding ids it carried), or a failure to install / run at all.
+export type Cell = Verdict | { verdict: Verdict; findings: string[] } | "install-fails" | "harness-fails";
+
+// A release's runs: one cell for every run, or a list read in order (repeats).
+export type Table = Record<string, Cell | Cell[]>;
+
+export const OLD = "2.0.0";
+export const NEW = "3.0.0";
+export const candidates = (n: number): string[] => Array.from({ length: n }, (_, i) => `2.1.${i}`);
+
+// Endpoints GREEN, candidates before index `t` GREEN, from `t` on RED, with `overrides` on top.
+export function monotone(list: string[], t: number, overrides: Table = {}): Table {
+  const table: Table = { [OLD]: "GREEN", [NEW]: "RED" };
+  list.forEach((version, i) => (table[version] = i < t ? "GREEN" : "RED"));
+  return { ...table, ...overrides };
+}
+
+export function tableRunner(table: Table) {
+  const calls: string[] = [];
+  const runOnce = async (version: string): Promise<RunOutcome> => {
+    const row = table[version];
+    if (row === undefined) throw new Error(`test table has no row for ${version}`);
+    const nth = calls.filter((v) => v === version).length;
+    calls.push(version);
+    const cell = Array.isArray(row) ? row[nth] : row;
+    if (cell === undefined) throw new Error(`test table has no run ${nth + 1} for ${version}`);
+    const runDir = `runs/${version}-${nth + 1}`;
+    if (cell === "install-fails") return { error: "install", message: `no package for ${version}` };
+    if (cell === "harness-fails") return { error: "harness", message: "mock did not start", runDir };
+    const { verdict, findings } = typeof cell === "string" ? { verdict: cell, findings: [] } : cell;
+    return { verdict, findings, runDir, ms: 1000 };
+  };
+  return { runOnce, calls };
+}
