@@ -27,7 +27,7 @@ export async function checkChangelog(
 ): Promise<ChangelogReport> {
   const entries = versions.map((version) => ({ version, url: changelogLinks(version).entry }));
   if (fetchChangelog === undefined) {
-    return { status: "unchecked", note: "changelog not checked (no fetcher given); links are unverified", entries };
+    return { status: "unchecked", note: "changelog not checked (ccrepro bisect --check-changelog checks it); links are unverified", entries };
   }
   let text: string;
   try {

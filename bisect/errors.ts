@@ -1,4 +1,5 @@
 // Every expected way a bisection cannot give an answer, as one error class the CLI catches in one place.
+import { UserError } from "../harness/errors.ts";
 import { describeSkip } from "./format.ts";
 import type { Endpoint, RunSkipReason, SkippedVersion, StepRecord } from "./types.ts";
 
@@ -44,13 +45,14 @@ function describe(detail: BisectErrorDetail): string {
   }
 }
 
-export class BisectError extends Error {
+export class BisectError extends UserError {
   override readonly name = "BisectError";
 
   constructor(
     readonly detail: BisectErrorDetail,
     options?: { cause?: unknown },
   ) {
-    super(describe(detail), options);
+    super(describe(detail), `BISECT_${detail.kind.toUpperCase().replaceAll("-", "_")}`);
+    if (options?.cause !== undefined) this.cause = options.cause;
   }
 }

@@ -1,6 +1,8 @@
 // ccrepro's command line: parses, validates, calls the commands; one handler turns expected errors into exit codes.
 import { Command, CommanderError } from "commander";
 import { UserError } from "../harness/errors.ts";
+import { registerBenchCommand } from "./commands/bench.ts";
+import { registerBisectCommand } from "./commands/bisect.ts";
 import { registerCheckCommand } from "./commands/check.ts";
 import { registerInstallCommand } from "./commands/install.ts";
 import { registerMockCommand } from "./commands/mock.ts";
@@ -29,6 +31,8 @@ export async function main(argv: string[]): Promise<number> {
     registerMockCommand,
     registerVersionsCommand,
     registerInstallCommand,
+    registerBisectCommand,
+    registerBenchCommand,
   ]) {
     register(program, ctx);
   }

@@ -1,0 +1,53 @@
+// `ccrepro bench`: how close a scenario's wall time comes to its floor (the time the binary itself needs).
+import type { Command } from "commander";
+import { resolveClaude } from "../../harness/release-cache.ts";
+import { runScenario } from "../../harness/run-scenario.ts";
+import type { CliContext } from "../context.ts";
+import { collectParam, parseScenarioParams } from "../params.ts";
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export function registerBenchCommand(program: Command, ctx: CliContext): void {
+  program
+    .command("bench")
+    .description("run a scenario several times and print wall time, floor and their ratio per run")
+    .argument("[scenario]", "scenario name", "subagent-resume-notification-header")
+    .option("--claude <word>", "a version, latest, or a path", "2.1.332")
+    .option("--runs <n>", "how many runs", (v) => Number.parseInt(v, 10), 3)
+    .option("--param <key=value>", "a scenario parameter (repeatable)", collectParam, {})
+    .option("--runs-dir <dir>", "where run directories go", "runs")
+    .option("--max-ratio <r>", "exit 1 when the median ratio is above this", Number.parseFloat, 1.1)
+    .action(async (name: string, options) => {
+      const scenario = ctx.scenarioNamed(name);
+      const params = parseScenarioParams(scenario, options.param);
+      const claude = await resolveClaude(options.claude);
+      const abort = ctx.interruptSignal();
+      const ratios: number[] = [];
+      ctx.print(`${scenario.name} on ${options.claude}: wall = the whole run, from its start to its verdict;`);
+      ctx.print("floor = from the first claude process start to the last event the run waited for.");
+      for (let i = 1; i <= options.runs && !abort.aborted; i += 1) {
+        const { record, runDir } = await runScenario({ scenario, params, claude, requested: options.claude, runsDir: options.runsDir, abort });
+        const { wallMs, floorMs } = record;
+        if (wallMs === null || floorMs === null || record.result?.verdict === "ERROR") {
+          ctx.print(`run ${i}: no timing (${record.result?.verdict ?? "no verdict"}: ${record.result?.reason ?? record.harnessError}) ${runDir}`);
+          continue;
+        }
+        ratios.push(wallMs / floorMs);
+        ctx.print(`run ${i}: wall ${seconds(wallMs)}  floor ${seconds(floorMs)}  ratio ${(wallMs / floorMs).toFixed(3)}  ${record.result?.verdict}`);
+      }
+      if (ratios.length === 0) {
+        ctx.print("no run produced timings");
+        ctx.setExit(3);
+        return;
+      }
+      const result = median(ratios);
+      ctx.print(`median ratio ${result.toFixed(3)} over ${ratios.length} run(s) (goal ≤ ${options.maxRatio})`);
+      ctx.setExit(result <= options.maxRatio ? 0 : 1);
+    });
+}
