@@ -1,0 +1,95 @@
+// The Messages API stand-in as a hono app: logs each request, then sends the answer decided for it.
+import type { Socket } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { HttpBindings } from "@hono/node-server";
+import { Hono, type Context } from "hono";
+import { anthropicErrorBody } from "./anthropic-error.ts";
+import { answerCountTokens, answerMessages, errorAnswer, jsonAnswer, type Answer, type Received } from "./answer.ts";
+import { wallClockNow } from "./clock.ts";
+import type { RequestLogSink } from "./request-log.ts";
+import { trackedBody } from "./response-body.ts";
+import type { MockScript } from "./script.ts";
+import { paddedSeq } from "./seq-format.ts";
+
+const REDACTED_HEADERS = new Set(["x-api-key", "authorization", "proxy-authorization", "cookie"]);
+
+// A drop cuts the stream after the events already sent; it must not unsend them. Node corks a response's socket
+// until the next tick, so an immediate destroy would discard them: an empty write's callback runs once they are out.
+function destroyAfterFlush(socket: Socket): void {
+  if (socket.destroyed) return;
+  socket.write(new Uint8Array(), () => socket.destroy());
+}
+
+function loggedHeaders(headers: Headers): Record<string, string> {
+  return Object.fromEntries([...headers].map(([name, value]) => [name, REDACTED_HEADERS.has(name) ? "[redacted]" : value]));
+}
+
+export function createMockApp(script: MockScript, log: RequestLogSink): Hono {
+  const app = new Hono();
+
+  async function respond(c: Context, decide: (received: Received) => Answer): Promise<Response> {
+    // Taken before any await, so seq is arrival order.
+    const seq = log.nextSeq();
+    const receivedAt = wallClockNow();
+    const url = new URL(c.req.url);
+    // Present when served by @hono/node-server; absent under app.request().
+    const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+    // The raw bytes as received: the log must hold exactly what the client sent.
+    const read = await c.req.arrayBuffer().then(
+      (buffer) => new Uint8Array(buffer),
+      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+    );
+    const received: Received = { seq, method: c.req.method, path: url.pathname, body: read instanceof Error ? new Uint8Array() : read };
+    const answer =
+      read instanceof Error
+        ? errorAnswer(400, "invalid_request_error", `could not read the request body: ${read.message}`)
+        : decide(received);
+    log.recordRequest(
+      {
+        seq,
+        receivedAt,
+        method: received.method,
+        path: received.path,
+        query: url.search.slice(1),
+        headers: loggedHeaders(c.req.raw.headers),
+        ...answer.classification,
+        reply: answer.reply,
+        client: { remoteAddress: incoming?.socket.remoteAddress ?? null, remotePort: incoming?.socket.remotePort ?? null },
+      },
+      received.body,
+    );
+
+    const headers = { ...answer.headers, "request-id": `req_mock_${paddedSeq(seq)}` };
+    if (answer.delayMs > 0) {
+      try {
+        await sleep(answer.delayMs, undefined, { signal: c.req.raw.signal });
+      } catch {
+        log.recordResponseEnd(seq, "aborted");
+        return new Response(null, { status: answer.reply.status });
+      }
+    }
+    if (c.req.method === "HEAD") {
+      log.recordResponseEnd(seq, "complete");
+      return new Response(null, { status: answer.reply.status, headers });
+    }
+    // Before the status line nothing is pending, and the socket must go before the server writes one.
+    if (answer.dropBeforeResponse) incoming?.socket.destroy();
+    const destroyConnection = incoming ? () => destroyAfterFlush(incoming.socket) : undefined;
+    const stream = trackedBody(answer.body, { onEnd: (outcome) => log.recordResponseEnd(seq, outcome), destroyConnection });
+    return new Response(stream, { status: answer.reply.status, headers });
+  }
+
+  app.post("/v1/messages", (c) => respond(c, (received) => answerMessages(script, received)));
+  app.post("/v1/messages/count_tokens", (c) => respond(c, answerCountTokens));
+  for (const probePath of ["/", "/api/hello"]) {
+    // HEAD is routed here too; respond() sends it without the body.
+    app.get(probePath, (c) => respond(c, () => jsonAnswer(200, {}, { kind: "probe", summary: "probe" })));
+  }
+  app.all("*", (c) =>
+    respond(c, ({ method, path }) => {
+      const message = `mock: no route for ${method} ${path}`;
+      return jsonAnswer(404, anthropicErrorBody("not_found_error", message), { kind: "not_found", summary: message });
+    }),
+  );
+  return app;
+}

@@ -1,0 +1,157 @@
+// Where the mock records what it received: a directory in the log-entry.ts format, or memory for unit tests.
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { wallClockNow } from "./clock.ts";
+import {
+  logLineSchema,
+  REQUEST_BODY_DIR,
+  REQUEST_INDEX_FILE,
+  type LogLine,
+  type RequestEntry,
+  type ResponseEndEntry,
+} from "./log-entry.ts";
+import { paddedSeq } from "./seq-format.ts";
+
+// A request entry before the sink stored its body.
+export type ReceivedRequest = Omit<RequestEntry, "kind" | "bodyFile" | "bodyBytes" | "bodySha256">;
+
+export type LogListener = (line: LogLine) => void;
+
+export interface RequestLogSink {
+  // Arrival order: called once per request as it arrives.
+  nextSeq(): number;
+  // Stores the body and the entry synchronously, so an entry exists before its reply is sent.
+  recordRequest(request: ReceivedRequest, body: Uint8Array): RequestEntry;
+  recordResponseEnd(seq: number, outcome: ResponseEndEntry["outcome"]): void;
+  // Calls the listener with every line from now on; returns the unsubscribe function.
+  onEntry(listener: LogListener): () => void;
+}
+
+function bodyFileName(seq: number): string {
+  return `${REQUEST_BODY_DIR}/${paddedSeq(seq)}.body`;
+}
+
+abstract class RequestLogBase implements RequestLogSink {
+  private readonly listeners = new Set<LogListener>();
+  // Requests whose response has not ended yet, and who waits for there to be none.
+  private readonly unfinished = new Set<number>();
+  private settledWaiters: Array<() => void> = [];
+
+  constructor(private lastSeq: number) {}
+
+  protected abstract storeBody(bodyFile: string, body: Uint8Array): void;
+  protected abstract storeLine(line: LogLine): void;
+
+  nextSeq(): number {
+    this.lastSeq += 1;
+    return this.lastSeq;
+  }
+
+  recordRequest(request: ReceivedRequest, body: Uint8Array): RequestEntry {
+    const entry: RequestEntry = {
+      kind: "request",
+      ...request,
+      bodyFile: bodyFileName(request.seq),
+      bodyBytes: body.byteLength,
+      bodySha256: createHash("sha256").update(body).digest("hex"),
+    };
+    this.storeBody(entry.bodyFile, body);
+    this.unfinished.add(entry.seq);
+    this.emit(entry);
+    return entry;
+  }
+
+  recordResponseEnd(seq: number, outcome: ResponseEndEntry["outcome"]): void {
+    this.emit({ kind: "response-end", seq, endedAt: wallClockNow(), outcome });
+    this.unfinished.delete(seq);
+    if (this.unfinished.size > 0) return;
+    for (const resolve of this.settledWaiters) resolve();
+    this.settledWaiters = [];
+  }
+
+  // Resolves once every recorded request has its response-end line.
+  settled(): Promise<void> {
+    if (this.unfinished.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.settledWaiters.push(resolve));
+  }
+
+  onEntry(listener: LogListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(line: LogLine): void {
+    this.storeLine(line);
+    for (const listener of this.listeners) {
+      try {
+        listener(line);
+      } catch (error) {
+        // A listener's bug is its owner's to see; it must not change what the mock answers.
+        process.nextTick(() => {
+          throw error;
+        });
+      }
+    }
+  }
+}
+
+export class FileRequestLog extends RequestLogBase {
+  private readonly indexFile: string;
+
+  // Continues after the highest seq already in `dir`, so a restarted mock never overwrites a body.
+  constructor(readonly dir: string) {
+    const indexFile = path.join(dir, REQUEST_INDEX_FILE);
+    fs.mkdirSync(path.join(dir, REQUEST_BODY_DIR), { recursive: true });
+    super(FileRequestLog.highestSeq(indexFile));
+    this.indexFile = indexFile;
+  }
+
+  private static highestSeq(indexFile: string): number {
+    if (!fs.existsSync(indexFile)) return 0;
+    return fs
+      .readFileSync(indexFile, "utf8")
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .reduce((highest, line) => Math.max(highest, logLineSchema.parse(JSON.parse(line)).seq), 0);
+  }
+
+  protected storeBody(bodyFile: string, body: Uint8Array): void {
+    fs.writeFileSync(path.join(this.dir, bodyFile), body);
+  }
+
+  protected storeLine(line: LogLine): void {
+    fs.appendFileSync(this.indexFile, `${JSON.stringify(line)}\n`);
+  }
+}
+
+export class MemoryRequestLog extends RequestLogBase {
+  readonly lines: LogLine[] = [];
+  private readonly bodies = new Map<string, Buffer>();
+
+  constructor() {
+    super(0);
+  }
+
+  get requests(): RequestEntry[] {
+    return this.lines.filter((line): line is RequestEntry => line.kind === "request");
+  }
+
+  responseEnd(seq: number): ResponseEndEntry | undefined {
+    return this.lines.find((line): line is ResponseEndEntry => line.kind === "response-end" && line.seq === seq);
+  }
+
+  body(seq: number): Buffer {
+    const body = this.bodies.get(bodyFileName(seq));
+    if (!body) throw new Error(`no request ${seq} in the memory log`);
+    return body;
+  }
+
+  protected storeBody(bodyFile: string, body: Uint8Array): void {
+    this.bodies.set(bodyFile, Buffer.from(body));
+  }
+
+  protected storeLine(line: LogLine): void {
+    this.lines.push(line);
+  }
+}

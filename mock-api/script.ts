@@ -1,0 +1,98 @@
+// The mock's reply script: which stream a request belongs to, and what each (stream, step) is answered with.
+import { z } from "zod";
+
+const textBlock = z.strictObject({
+  type: z.literal("text"),
+  text: z.string(),
+});
+
+const toolUseBlock = z.strictObject({
+  type: z.literal("tool_use"),
+  // Several candidate names: the first one present in the request's tool list is used (e.g. ["Agent", "Task"],
+  // because releases renamed the subagent tool). A single name is used as is.
+  name: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+  input: z.record(z.string(), z.unknown()),
+  id: z.string().min(1).optional(),
+  // Split the tool input's JSON into this many input_json_delta chunks (the real API streams it in pieces).
+  jsonChunks: z.number().int().min(1).max(1000).default(1),
+});
+
+const thinkingBlock = z.strictObject({
+  type: z.literal("thinking"),
+  thinking: z.string(),
+  signature: z.string().min(1).default("mock-signature"),
+});
+
+export const contentBlockSchema = z.discriminatedUnion("type", [textBlock, toolUseBlock, thinkingBlock]);
+
+const usageSchema = z.strictObject({
+  input_tokens: z.number().int().min(0).default(100),
+  output_tokens: z.number().int().min(0).default(5),
+  cache_creation_input_tokens: z.number().int().min(0).default(0),
+  cache_read_input_tokens: z.number().int().min(0).default(0),
+});
+
+export const faultSchema = z.discriminatedUnion("kind", [
+  // An HTTP error with Anthropic's error body, before any stream starts.
+  z.strictObject({
+    kind: z.literal("http-error"),
+    status: z.number().int().min(400).max(599),
+    errorType: z.string().min(1).optional(),
+    message: z.string().default("mock fault"),
+    retryAfterSeconds: z.number().int().min(0).optional(),
+  }),
+  // An `event: error` after this many content blocks were streamed; no message_stop follows.
+  z.strictObject({
+    kind: z.literal("mid-stream-error"),
+    afterBlocks: z.number().int().min(0).default(1),
+    errorType: z.string().default("overloaded_error"),
+    message: z.string().default("Overloaded"),
+  }),
+  // Send headers (and message_start) and then nothing more until the client gives up.
+  z.strictObject({ kind: z.literal("stall") }),
+  // Close the connection abruptly after this many SSE events (0: before any byte of the body).
+  z.strictObject({ kind: z.literal("drop"), afterEvents: z.number().int().min(0).default(0) }),
+]);
+
+export const replySchema = z.strictObject({
+  content: z.array(contentBlockSchema).default([]),
+  // Derived from the content when absent: tool_use if any tool_use block, else end_turn.
+  stopReason: z.enum(["end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn", "refusal"]).optional(),
+  usage: usageSchema.prefault({}),
+  // Wait this long before the first byte of the response; streaming replies send pings meanwhile.
+  delayMs: z.number().int().min(0).max(3_600_000).default(0),
+  pingIntervalMs: z.number().int().min(10).max(60_000).default(1000),
+  fault: faultSchema.optional(),
+});
+
+// A request belongs to the first stream whose every given condition holds.
+export const streamRuleSchema = z
+  .strictObject({
+    stream: z.string().min(1).regex(/^[A-Za-z0-9_.-]+$/, "a stream name is letters, digits, '_', '.', '-'"),
+    firstUserContains: z.string().min(1).optional(),
+    anyUserContains: z.string().min(1).optional(),
+    systemContains: z.string().min(1).optional(),
+    hasTool: z.string().min(1).optional(),
+    lacksTool: z.string().min(1).optional(),
+    path: z.string().min(1).optional(),
+  })
+  .refine((rule) => Object.keys(rule).length > 1, { message: "a stream rule needs at least one condition" });
+
+// Replies of one stream: a list indexed by step, or an object keyed by step number ("0", "1", …, or "*").
+const streamRepliesSchema = z.union([z.array(replySchema), z.record(z.string().regex(/^(\d+|\*)$/, "keys are step numbers or '*'"), replySchema)]);
+
+export const mockScriptSchema = z.strictObject({
+  streams: z.array(streamRuleSchema).default([]),
+  // Requests that match no rule belong to this stream.
+  defaultStream: z.string().min(1).default("other"),
+  replies: z.record(z.string(), streamRepliesSchema).default({}),
+  // Used when the stream has no reply for the step.
+  fallback: replySchema.prefault({ content: [{ type: "text", text: "ok" }] }),
+});
+
+export type ContentBlock = z.output<typeof contentBlockSchema>;
+export type Fault = z.output<typeof faultSchema>;
+export type Reply = z.output<typeof replySchema>;
+export type StreamRule = z.output<typeof streamRuleSchema>;
+export type MockScript = z.output<typeof mockScriptSchema>;
+export type MockScriptInput = z.input<typeof mockScriptSchema>;
