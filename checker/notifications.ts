@@ -48,13 +48,19 @@ function segments(text: string): Segment[] {
   return out;
 }
 
+// The innermost header wins: a <system-reminder> wrapper is named only when no known header sits inside it,
+// because the header inside is what a re-render changes (seed 002).
 export function classifyHeader(lead: string): HeaderKind {
-  // A still-open <system-reminder> wraps the notification, whatever header sits inside it.
-  if (lead.lastIndexOf("<system-reminder>") > lead.lastIndexOf("</system-reminder>")) return "system-reminder";
+  const wrapperOpen = lead.lastIndexOf("<system-reminder>");
+  const insideWrapper = wrapperOpen > lead.lastIndexOf("</system-reminder>");
   const preamble = lead.lastIndexOf(SYSTEM_NOTIFICATION_HEADER);
   const nonUser = lead.lastIndexOf(NON_USER_SOURCE_HEADER);
-  if (preamble === -1 && nonUser === -1) return lead.trim() === "" ? "none" : "other";
-  return preamble > nonUser ? "system-notification-preamble" : "non-user-source";
+  const latestHeader = Math.max(preamble, nonUser);
+  if (latestHeader !== -1 && (!insideWrapper || latestHeader > wrapperOpen)) {
+    return preamble > nonUser ? "system-notification-preamble" : "non-user-source";
+  }
+  if (insideWrapper) return "system-reminder";
+  return lead.trim() === "" ? "none" : "other";
 }
 
 export function extractNotifications(body: MessagesBody): NotificationOccurrence[] {

@@ -27,7 +27,7 @@ describe("extractNotifications", () => {
     const found = extractNotifications(afterResumeBody({ header: SHORT_HEADER }));
     expect(found.map((o) => [o.key, o.headerKind, o.role, o.path])).toEqual([
       [`${T1}@messages[5]#0`, "non-user-source", "system", "messages[5].content[0].text"],
-      [`${T2}@messages[9]#0`, "system-reminder", "user", "messages[9].content[0].text"],
+      [`${T2}@messages[9]#0`, "system-notification-preamble", "user", "messages[9].content[0].text"],
     ]);
     expect(SHORT_HEADER).toHaveLength(48);
     expect(found[0]?.text).toBe(SHORT_HEADER + taskNotification(T1));
@@ -66,7 +66,8 @@ describe("classifyHeader", () => {
     [LONG_PREAMBLE, "system-notification-preamble"],
     [SHORT_HEADER, "non-user-source"],
     [`${SHORT_HEADER}quoted: ${LONG_PREAMBLE}`, "system-notification-preamble"],
-    [`<system-reminder>\n${LONG_PREAMBLE}`, "system-reminder"],
+    [`<system-reminder>\n${LONG_PREAMBLE}`, "system-notification-preamble"],
+    ["<system-reminder>\nsomething else\n", "system-reminder"],
     [`<system-reminder>x</system-reminder>\n${SHORT_HEADER}`, "non-user-source"],
     ["Some other words\n", "other"],
   ] as const)("%j → %s", (lead, kind) => {

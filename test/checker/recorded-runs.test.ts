@@ -1,0 +1,41 @@
+// Replays run directories recorded from real releases: the checker must give the verdict each release earned.
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { checkRecordedRun } from "../../checker/check-run.ts";
+
+const fixture = (name: string) => path.join(import.meta.dirname, "..", "fixtures", "runs", name);
+
+describe("subagent-resume-notification-header on recorded runs", () => {
+  it("2.1.281: the absorbed notification's header flips, 446 characters shorter", () => {
+    const result = checkRecordedRun(fixture("notification-changed-2.1.281"));
+    expect(result.verdict).toBe("RED");
+    const changed = result.findings.filter((f) => f.id === "notification-changed");
+    expect(changed).toHaveLength(1);
+    expect(changed[0]!.detail.join("\n")).toContain("system-notification-preamble");
+    expect(changed[0]!.detail.join("\n")).toContain("non-user-source");
+    expect(changed[0]!.detail.join("\n")).toContain("delta 446");
+    expect(changed[0]!.diff).toContain("-[SYSTEM NOTIFICATION - NOT USER INPUT]");
+    expect(changed[0]!.diff).toContain("+[MESSAGE FROM NON-USER SOURCE - NOT USER INPUT]");
+    // The flip is the only change: the rest of the prefix held.
+    expect(result.findings.some((f) => f.id === "prefix-changed")).toBe(false);
+  });
+
+  it("2.1.251: the absorbed notification is dropped, not silently ignored", () => {
+    const result = checkRecordedRun(fixture("notification-dropped-2.1.251"));
+    expect(result.verdict).toBe("RED");
+    expect(result.findings.map((f) => f.id)).toContain("notification-dropped");
+  });
+
+  it("2.1.332: every notification and the whole prefix keep their bytes", () => {
+    const result = checkRecordedRun(fixture("notification-green-2.1.332"));
+    expect(result.verdict).toBe("GREEN");
+    expect(result.findings.filter((f) => f.red)).toEqual([]);
+    expect(result.notes.join("\n")).toMatch(/resume boundary 1 \(sub\): req 6 → req 8, 1 notification compared/);
+  });
+
+  it("2.1.112: a subagent that is never resumed is INCONCLUSIVE, never GREEN", () => {
+    const result = checkRecordedRun(fixture("notification-inconclusive-2.1.112"));
+    expect(result.verdict).toBe("INCONCLUSIVE");
+    expect(result.reason).toMatch(/never resumed/);
+  });
+});
