@@ -39,3 +39,24 @@ describe("subagent-resume-notification-header on recorded runs", () => {
     expect(result.reason).toMatch(/never resumed/);
   });
 });
+
+describe("resume-orphaned-background-task on recorded runs", () => {
+  it.each(["orphan-red-2.1.234", "orphan-red-2.1.332"])("%s: the zero-work task-notification result settles the pushed prompt first", (name) => {
+    const result = checkRecordedRun(fixture(name));
+    expect(result.verdict).toBe("RED");
+    const extra = result.findings.filter((f) => f.id === "prompt-settled-by-extra-result");
+    expect(extra).toHaveLength(1);
+    expect(extra[0]!.data).toMatchObject({ origin: "task-notification", numTurns: 0, zeroWork: true, session: "s2" });
+    // The human output: the aligned timeline around the finding, the way seed 000 shows it.
+    const timeline = extra[0]!.detail.join("\n");
+    expect(timeline).toMatch(/task_notification .*status=stopped/);
+    expect(timeline).toMatch(/result .*num_turns=0 origin=task-notification usage=0/);
+    expect(timeline).toMatch(/result .*num_turns=1 origin=- .*"second"/);
+  });
+
+  it("orphan-control-2.1.234: without a background task the prompt's first result is its answer", () => {
+    const result = checkRecordedRun(fixture("orphan-control-2.1.234"));
+    expect(result.verdict).toBe("GREEN");
+    expect(result.findings).toEqual([]);
+  });
+});

@@ -1,0 +1,39 @@
+// Seed 002 on real releases: the header flip (2.1.281), the dropped notification (2.1.251), the fix (2.1.332).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { checkRecordedRun } from "../../checker/check-run.ts";
+import { E2E_TIMEOUT_MS, runOnRelease } from "../e2e-run.ts";
+
+const SCENARIO = "subagent-resume-notification-header";
+
+describe(`${SCENARIO} on real releases`, { timeout: E2E_TIMEOUT_MS }, () => {
+  it("2.1.281 is RED: the absorbed notification's header changes across the subagent's resume", async () => {
+    const { record } = await runOnRelease(SCENARIO, "2.1.281");
+    expect(record.result?.verdict).toBe("RED");
+    const changed = record.result!.findings.find((f) => f.id === "notification-changed");
+    expect(changed?.detail.join("\n")).toMatch(/system-notification-preamble .* → non-user-source .*delta 446/);
+    expect(record.outbound.attempts).toBe(0);
+    expect(record.processes.survivors).toEqual([]);
+  });
+
+  it("2.1.251 is RED: the absorbed notification is dropped across the resume", async () => {
+    const { record } = await runOnRelease(SCENARIO, "2.1.251");
+    expect(record.result?.verdict).toBe("RED");
+    expect(record.result!.findings.map((f) => f.id)).toContain("notification-dropped");
+  });
+
+  it("2.1.332 is GREEN, and a copied run directory gives the same verdict", async () => {
+    const { record, runDir } = await runOnRelease(SCENARIO, "2.1.332");
+    expect(record.result?.verdict).toBe("GREEN");
+    expect(record.result?.notes.join("\n")).toMatch(/1 notification compared/);
+    const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-copy-")), "run");
+    fs.cpSync(runDir, copy, { recursive: true });
+    try {
+      expect(checkRecordedRun(copy)).toEqual(record.result);
+    } finally {
+      fs.rmSync(path.dirname(copy), { recursive: true, force: true });
+    }
+  });
+});
