@@ -11,11 +11,11 @@ export interface FormatOptions {
 
 const MAX_LINE = 110;
 // Fits "task_notification"; longer event names are clipped so the columns after it stay aligned.
-const KIND_WIDTH = 17;
+export const KIND_WIDTH = 17;
 
-const clip = (text: string, width: number): string => (text.length <= width ? text : `${text.slice(0, width - 1)}…`);
+export const clip = (text: string, width: number): string => (text.length <= width ? text : `${text.slice(0, width - 1)}…`);
 
-function quote(text: string, room: number): string {
+export function quote(text: string, room: number): string {
   const flat = JSON.stringify(text.replace(/\s+/g, " "));
   if (flat.length <= room) return flat;
   return `${flat.slice(0, Math.max(room - 2, 1))}…"`;
@@ -69,7 +69,7 @@ function where(entry: TimelineEntry): string {
   return entry.kind === "push" || entry.kind === "stdin" ? `in${entry.stdin}` : `${entry.line}`;
 }
 
-function offset(t: number, start: number): string {
+export function offset(t: number, start: number): string {
   const s = (t - start) / 1000;
   return `${s < 0 ? "-" : "+"}${Math.abs(s).toFixed(3)}s`;
 }

@@ -68,8 +68,11 @@ export async function probeBinary(claude: ResolvedClaude): Promise<BinaryProbe> 
       flags: helpFlags(String(help.stdout)),
       hookEvents: hookEventsInBundle(bundle),
     };
-    fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
-    fs.writeFileSync(cacheFile, JSON.stringify(probe, null, 2));
+    // A binary that did not even report its version is probed again next time rather than remembered broken.
+    if (probe.reportedVersion !== null) {
+      fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
+      fs.writeFileSync(cacheFile, JSON.stringify(probe, null, 2));
+    }
     return probe;
   } finally {
     fs.rmSync(home, { recursive: true, force: true });

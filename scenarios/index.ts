@@ -1,9 +1,10 @@
 // The explicit list of scenarios; a test checks it matches the files in this folder.
+import hookTaskNotificationPrompt from "./hook-task-notification-prompt.ts";
 import resumeOrphanedBackgroundTask from "./resume-orphaned-background-task.ts";
 import subagentResumeNotificationHeader from "./subagent-resume-notification-header.ts";
 import type { Scenario } from "./types.ts";
 
-export const SCENARIOS: Scenario[] = [subagentResumeNotificationHeader, resumeOrphanedBackgroundTask] as Scenario[];
+export const SCENARIOS: Scenario[] = [subagentResumeNotificationHeader, resumeOrphanedBackgroundTask, hookTaskNotificationPrompt] as Scenario[];
 
 export function findScenario(name: string): Scenario | undefined {
   return SCENARIOS.find((scenario) => scenario.name === name);

@@ -35,6 +35,8 @@ export interface HookCapture {
 export interface KnownState {
   // A semver range of releases.
   versions: string;
+  // Parameter values the entry was measured with; the defaults when absent.
+  params?: Record<string, unknown>;
   verdict: Verdict;
   finding?: string;
   note: string;

@@ -1,17 +1,12 @@
 // `ccrepro bench`: how close a scenario's wall time comes to its floor (the time the binary itself needs).
 import type { Command } from "commander";
+import { median } from "../../checker/statistics.ts";
 import { resolveClaude } from "../../harness/release-cache.ts";
 import { runScenario } from "../../harness/run-scenario.ts";
 import type { CliContext } from "../context.ts";
 import { collectParam, parseScenarioParams } from "../params.ts";
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 export function registerBenchCommand(program: Command, ctx: CliContext): void {
   program
@@ -46,7 +41,7 @@ export function registerBenchCommand(program: Command, ctx: CliContext): void {
         ctx.setExit(3);
         return;
       }
-      const result = median(ratios);
+      const result = median(ratios)!;
       ctx.print(`median ratio ${result.toFixed(3)} over ${ratios.length} run(s) (goal ≤ ${options.maxRatio})`);
       ctx.setExit(result <= options.maxRatio ? 0 : 1);
     });

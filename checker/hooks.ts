@@ -1,0 +1,189 @@
+// Hook payloads against what really happened: UserPromptSubmit prompts nobody typed, and whether each background
+// task's notification reached the model.
+import { z } from "zod";
+import type { HookRecord, Recordings } from "../harness/recordings.ts";
+import { formatHookTimeline, formatHookTimings, runStart } from "./format-hooks.ts";
+import { canonicalJson, type Json } from "./json-value.ts";
+import { notificationDeliveries, type NotificationDelivery } from "./notification-delivery.ts";
+import { NON_USER_SOURCE_HEADER, SYSTEM_NOTIFICATION_HEADER } from "./notifications.ts";
+import { offset, quote } from "./timeline-format.ts";
+import { finding, type Finding } from "./verdict.ts";
+
+export const HOOK_FINDINGS = ["synthetic-prompt-indistinguishable", "prompt-id-reused", "notification-lost"] as const;
+export type HookFindingId = (typeof HOOK_FINDINGS)[number];
+
+// Blocks the CLI itself writes into a prompt; a prompt made of nothing else was typed by no one.
+const INJECTED_BLOCK = /<(task-notification|system-reminder)>[\s\S]*?<\/\1>/g;
+// A bare notification preamble in front of the blocks is the CLI's own words too.
+const INJECTED_HEADERS = [SYSTEM_NOTIFICATION_HEADER, NON_USER_SOURCE_HEADER];
+// Key names that say who wrote a prompt: a value differing from the person's prompt tells a hook it was not a person.
+const AUTHOR_KEY = /source|origin|synthetic|author|sender|initiat|trigger|wakeup|kind/i;
+
+const promptPayloadSchema = z.record(z.string(), z.custom<Json>(() => true)).and(z.looseObject({ prompt: z.string() }));
+type PromptPayload = z.infer<typeof promptPayloadSchema>;
+
+export interface PromptSubmit {
+  hook: HookRecord;
+  payload: PromptPayload;
+  // The kinds of injected blocks when they are all the prompt holds; null for a prompt a person could have typed.
+  injected: string[] | null;
+}
+
+// A key that lets a hook tell the synthetic payload from the person's: present only on it, or an author key that differs.
+export interface Marker {
+  key: string;
+  synthetic: Json | undefined;
+  human: Json | undefined;
+}
+
+export interface HookCheckOptions {
+  // Finding ids that make the scenario RED; every other finding is informational.
+  redIds: readonly HookFindingId[];
+  // The request streams that count as the model being told; every stream by default.
+  streams?: readonly string[];
+}
+
+export interface HookCheck {
+  findings: Finding[];
+  reached: { ok: true } | { ok: false; reason: string };
+  notes: string[];
+  deliveries: NotificationDelivery[];
+}
+
+export function injectedBlocks(prompt: string): string[] | null {
+  const kinds = [...prompt.matchAll(INJECTED_BLOCK)].map((match) => match[1]!);
+  if (kinds.length === 0) return null;
+  const rest = prompt.replace(INJECTED_BLOCK, "").trim();
+  return rest === "" || INJECTED_HEADERS.some((header) => rest.startsWith(header)) ? [...new Set(kinds)] : null;
+}
+
+export function promptSubmits(hooks: readonly HookRecord[]): PromptSubmit[] {
+  return hooks.flatMap((hook) => {
+    if (hook.event !== "UserPromptSubmit") return [];
+    const parsed = promptPayloadSchema.safeParse(hook.payload);
+    return parsed.success ? [{ hook, payload: parsed.data, injected: injectedBlocks(parsed.data.prompt) }] : [];
+  });
+}
+
+export function distinguishingMarkers(synthetic: PromptPayload, human: PromptPayload): Marker[] {
+  const text = (value: Json | undefined) => (value === undefined ? "(absent)" : canonicalJson(value));
+  const keys = [...new Set([...Object.keys(synthetic), ...Object.keys(human)])];
+  return keys
+    .filter((key) => (key in synthetic && !(key in human)) || (AUTHOR_KEY.test(key) && text(synthetic[key]) !== text(human[key])))
+    .map((key) => ({ key, synthetic: synthetic[key], human: human[key] }));
+}
+
+const keyList = (payload: PromptPayload) => Object.keys(payload).sort().join(", ");
+const shown = (value: Json | undefined) => (value === undefined ? "absent" : canonicalJson(value));
+
+interface Comparison {
+  synthetic: PromptSubmit & { injected: string[] };
+  human: PromptSubmit;
+  // How findings and notes name the two hook calls.
+  where: string;
+  typed: string;
+}
+
+// The findings on one synthetic prompt, judged against the typed prompt before it.
+function compareWithTyped({ synthetic, human, where, typed }: Comparison, red: ReadonlySet<string>): { findings: Finding[]; markers: Marker[] } {
+  const markers = distinguishingMarkers(synthetic.payload, human.payload);
+  const data = {
+    t: synthetic.hook.t,
+    injected: synthetic.injected,
+    keys: Object.keys(synthetic.payload),
+    humanKeys: Object.keys(human.payload),
+    markers,
+    promptId: synthetic.payload.prompt_id ?? null,
+    humanPromptId: human.payload.prompt_id ?? null,
+  };
+  const findings: Finding[] = [];
+  if (markers.length === 0) {
+    findings.push(
+      finding({
+        id: "synthetic-prompt-indistinguishable",
+        red: red.has("synthetic-prompt-indistinguishable"),
+        title: `a UserPromptSubmit hook got a prompt that is only ${synthetic.injected.map((k) => `<${k}>`).join(" + ")}, and nothing in its payload says no person typed it`,
+        where,
+        detail: [
+          `prompt ${quote(synthetic.payload.prompt, 100)}`,
+          `keys ${keyList(synthetic.payload)}`,
+          `${typed} has keys ${keyList(human.payload)}`,
+          "no key only on this payload, and no author key (source, origin, …) with a different value",
+        ],
+        data,
+      }),
+    );
+  }
+  if (synthetic.payload.prompt_id !== undefined && shown(synthetic.payload.prompt_id) === shown(human.payload.prompt_id)) {
+    findings.push(
+      finding({
+        id: "prompt-id-reused",
+        red: red.has("prompt-id-reused"),
+        title: `the synthetic prompt reuses prompt_id ${shown(synthetic.payload.prompt_id)} of the typed prompt before it`,
+        where,
+        detail: [`${typed} has the same prompt_id`],
+        data,
+      }),
+    );
+  }
+  return { findings, markers };
+}
+
+export function checkHookPrompts(rec: Recordings, options: HookCheckOptions): HookCheck {
+  const red = new Set<string>(options.redIds);
+  const start = runStart(rec);
+  const at = (t: number) => offset(t, start).trim();
+  const submits = promptSubmits(rec.hooks);
+  const deliveries = notificationDeliveries(rec, options.streams);
+  const findings: Finding[] = [];
+  const notes: string[] = [...formatHookTimings(rec.hooks)];
+  const unjudged: string[] = [];
+
+  const unreadable = rec.hooks.filter((h) => h.event === "UserPromptSubmit").length - submits.length;
+  if (unreadable > 0) unjudged.push(`${unreadable} UserPromptSubmit payload(s) are not JSON objects with a prompt string`);
+  submits.forEach((submit, index) => {
+    const label = `UserPromptSubmit #${index + 1} at ${at(submit.hook.t)}`;
+    notes.push(`${label}, ${submit.injected ? `synthetic (${submit.injected.join(" + ")})` : "typed"}: keys ${keyList(submit.payload)}`);
+    if (submit.injected === null) return;
+    const human = submits.slice(0, index).reverse().find((s) => s.injected === null);
+    if (!human) {
+      unjudged.push(`the synthetic ${label} has no typed prompt's payload before it to compare with`);
+      return;
+    }
+    const typed = `typed prompt #${submits.indexOf(human) + 1} at ${at(human.hook.t)}`;
+    const compared = compareWithTyped({ synthetic: { ...submit, injected: submit.injected }, human, where: `hook ${label}`, typed }, red);
+    findings.push(...compared.findings);
+    const markerText = compared.markers.map((m) => `${m.key}=${shown(m.synthetic)} (typed prompt: ${shown(m.human)})`).join(", ");
+    if (markerText) notes.push(`  told apart from the ${typed} by ${markerText}`);
+  });
+
+  for (const lost of deliveries.filter((d) => d.request === null)) {
+    findings.push(
+      finding({
+        id: "notification-lost",
+        red: red.has("notification-lost"),
+        title: `task ${lost.taskId} finished, and no request to the model carried its <task-notification>`,
+        where: `session ${lost.session}, task finished at ${at(lost.finishedAt)}`,
+        detail: [`looked in ${options.streams ? `stream ${options.streams.join(", ")}` : "every stream"}`],
+        data: { ...lost },
+      }),
+    );
+  }
+
+  for (const d of deliveries) {
+    if (d.request) notes.push(`task ${d.taskId} finished at ${at(d.finishedAt)}; its notification reached the model in req ${d.request.seq} at ${at(d.request.receivedAt)}`);
+  }
+  notes.push("timeline:", ...formatHookTimeline(rec, { start, deliveries }));
+  return { findings, reached: reachedPoint(submits, deliveries, unjudged), notes, deliveries };
+}
+
+function reachedPoint(submits: PromptSubmit[], deliveries: NotificationDelivery[], unjudged: string[]): HookCheck["reached"] {
+  if (deliveries.length === 0) return { ok: false, reason: "no background task reported finishing on stdout" };
+  const lost = deliveries.filter((d) => d.request === null);
+  if (lost.length > 0) return { ok: false, reason: `the notification of task ${lost.map((d) => d.taskId).join(", ")} never reached the model` };
+  if (!submits.some((s) => s.injected === null)) {
+    return { ok: false, reason: "the pushed prompt fired no UserPromptSubmit hook, so there is no typed prompt's payload to compare with" };
+  }
+  if (unjudged.length > 0) return { ok: false, reason: unjudged.join("; ") };
+  return { ok: true };
+}

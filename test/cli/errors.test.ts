@@ -1,0 +1,53 @@
+// Everything a user can get wrong gets one clear line on stderr and exit 3, never a stack trace.
+import net from "node:net";
+import os from "node:os";
+import { execa } from "execa";
+import { describe, expect, it } from "vitest";
+
+const CLI = new URL("../../bin/ccrepro.mjs", import.meta.url).pathname;
+const ccrepro = (...args: string[]) => execa("node", [CLI, ...args], { reject: false, timeout: 60_000 });
+
+function expectUserError(result: Awaited<ReturnType<typeof ccrepro>>, message: RegExp) {
+  expect(result.exitCode).toBe(3);
+  expect(result.stderr).toMatch(message);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+}
+
+describe("ccrepro's user errors", { timeout: 60_000 }, () => {
+  it("names the known scenarios for an unknown one", async () => {
+    expectUserError(await ccrepro("run", "no-such-scenario", "--claude", "latest"), /unknown scenario "no-such-scenario"; known: .*subagent-resume-notification-header/);
+  });
+
+  it("lists the allowed values of a bad parameter", async () => {
+    expectUserError(
+      await ccrepro("run", "resume-orphaned-background-task", "--claude", "latest", "--param", "stop=bogus"),
+      /stop: expected one of sigkill \| sigterm \| stdin/,
+    );
+    expectUserError(await ccrepro("run", "resume-orphaned-background-task", "--claude", "latest", "--param", "nokey"), /--param takes key=value/);
+  });
+
+  it("suggests published neighbours for an unpublished version", async () => {
+    expectUserError(await ccrepro("run", "resume-orphaned-background-task", "--claude", "2.1.115"), /2\.1\.115 is not a published .*2\.1\.114.*2\.1\.116/);
+  });
+
+  it("explains a missing local binary", async () => {
+    expectUserError(await ccrepro("run", "resume-orphaned-background-task", "--claude", "./no/such/claude"), /no\/such\/claude/);
+  });
+
+  it("refuses a busy port for the mock", async () => {
+    const blocker = net.createServer().listen(0, "127.0.0.1");
+    await new Promise((resolve) => blocker.once("listening", resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      expectUserError(await ccrepro("mock", "--port", String(port), "--log-dir", os.tmpdir()), new RegExp(`port ${port} on 127.0.0.1 is already in use`));
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it("reports ERROR (exit 3) for a directory that is not a run", async () => {
+    const result = await ccrepro("check", os.tmpdir());
+    expect(result.exitCode).toBe(3);
+    expect(result.stdout).toMatch(/ERROR: .*has no run\.json/);
+  });
+});
