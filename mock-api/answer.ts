@@ -116,7 +116,7 @@ export function answerMessages(script: MockScript, received: Received): Answer {
     return answer;
   }
 
-  const message = renderMessage(reply, { seq: received.seq, model: request.model, toolNames: toolNamesOf(request) });
+  const message = renderMessage(reply, { seq: received.seq, model: request.model, request });
   const summary = summarizeContent(message.content);
   if (streaming) {
     const plan = ssePlan(message, reply);

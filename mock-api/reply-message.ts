@@ -1,6 +1,8 @@
 // Turns a scripted reply into the concrete assistant Message the API would return for one request.
 import type { ContentBlock, Reply } from "./script.ts";
 import { paddedSeq } from "./seq-format.ts";
+import { fillInputTemplates } from "./input-template.ts";
+import { toolNamesOf, type MessagesRequest } from "./messages-request.ts";
 
 export type ApiContentBlock =
   | { type: "text"; text: string }
@@ -28,8 +30,8 @@ export interface ApiMessage {
 export interface MessageContext {
   seq: number;
   model: string;
-  // Tool names offered by the request, to choose among a tool_use block's candidate names.
-  toolNames: readonly string[];
+  // The request being answered: its tool names choose among a block's candidate names, its tool results fill templates.
+  request: MessagesRequest;
 }
 
 function resolveToolName(name: string | string[], offered: readonly string[]): string {
@@ -48,8 +50,8 @@ function resolveBlock(block: ContentBlock, index: number, context: MessageContex
       return {
         type: "tool_use",
         id: block.id ?? `toolu_mock_${context.seq}_${index}`,
-        name: resolveToolName(block.name, context.toolNames),
-        input: block.input,
+        name: resolveToolName(block.name, toolNamesOf(context.request)),
+        input: fillInputTemplates(block.input, context.request),
       };
   }
 }

@@ -4,53 +4,68 @@ import { checkNotificationStability } from "../checker/notification-check.ts";
 import { judge } from "../checker/verdict.ts";
 import type { Recordings } from "../harness/recordings.ts";
 import type { MockScriptInput } from "../mock-api/script.ts";
-import { count } from "./params.ts";
-import { bash, nodeWait, text, toolCall } from "./replies.ts";
+import { choice, count } from "./params.ts";
+import { bash, nodeWait, text, toolCall, type ReplyInput } from "./replies.ts";
 import { defineScenario } from "./types.ts";
 
 const MAIN_MARKER = "CCREPRO_MAIN_7Q";
 const SUB_MARKER = "CCREPRO_SUBAGENT_7Q";
 
 const params = z.strictObject({
-  // How many times the idle subagent is woken by a finishing background task.
+  // How many times the idle subagent is woken.
   resumes: count(1, 1, 3),
+  // What wakes it: a background task it started finishing, or the main session's SendMessage to it.
+  resumeBy: choice(["task", "send-message"], "task"),
 });
 type Params = z.output<typeof params>;
 
 // Subagent steps: T1 in the background, a foreground wait that outlasts it (T1's notification is absorbed mid-turn),
-// then per resume one more background task and the end of the turn; its completion wakes the idle subagent.
-function subagentReplies(resumes: number) {
+// then the end of the turn. Woken by a task: each turn first starts the next background task, whose completion
+// wakes the idle subagent. Woken by SendMessage: the turn just ends and the main session sends it a message.
+function subagentReplies({ resumes, resumeBy }: Params) {
   const replies = [
     bash("sleep 1; echo T1-done", "T1 background", { background: true }),
     bash(`${nodeWait(5000)}; echo fg-done`, "foreground wait"),
   ];
   for (let n = 2; n <= resumes + 1; n += 1) {
-    replies.push(bash(`sleep 3; echo T${n}-done`, `T${n} background`, { background: true }), text(`Waiting for T${n} to finish.`));
+    if (resumeBy === "task") replies.push(bash(`sleep 3; echo T${n}-done`, `T${n} background`, { background: true }));
+    replies.push(text(resumeBy === "task" ? `Waiting for T${n} to finish.` : "Waiting for a message."));
   }
   replies.push(text("All done."));
   return replies;
 }
 
-function mockScript({ resumes }: Params): MockScriptInput {
+// The main session launches the subagent and goes idle; with SendMessage, each time the subagent's completion wakes
+// it, it messages the subagent by the agentId the launch returned.
+function mainReplies({ resumes, resumeBy }: Params) {
+  // Releases renamed the subagent tool from Task to Agent; the mock uses whichever the request offers.
+  const launch = toolCall(["Agent", "Task"], {
+    description: "background worker",
+    prompt: `${SUB_MARKER} run the scripted steps.`,
+    subagent_type: "general-purpose",
+    run_in_background: true,
+  });
+  const replies: Record<string, ReplyInput> = { "0": launch, "*": text("main done") };
+  if (resumeBy === "send-message") {
+    for (let n = 1; n <= resumes; n += 1) {
+      replies[String(2 * n)] = toolCall("SendMessage", {
+        to: "{{toolResult:agentId: ([A-Za-z0-9-]+)}}",
+        summary: "wake the background worker",
+        message: "Continue with the scripted steps.",
+      });
+    }
+  }
+  return replies;
+}
+
+function mockScript(p: Params): MockScriptInput {
   return {
     streams: [
       { stream: "sub", firstUserContains: SUB_MARKER, hasTool: "Bash" },
       { stream: "main", firstUserContains: MAIN_MARKER, hasTool: "Bash" },
     ],
     defaultStream: "side",
-    replies: {
-      main: {
-        // Releases renamed the subagent tool from Task to Agent; the mock uses whichever the request offers.
-        "0": toolCall(["Agent", "Task"], {
-          description: "background worker",
-          prompt: `${SUB_MARKER} run the scripted steps.`,
-          subagent_type: "general-purpose",
-          run_in_background: true,
-        }),
-        "*": text("main done"),
-      },
-      sub: subagentReplies(resumes),
-    },
+    replies: { main: mainReplies(p), sub: subagentReplies(p) },
   };
 }
 
@@ -99,6 +114,15 @@ export default defineScenario({
     { versions: ">=2.1.247 <=2.1.251", verdict: "RED", finding: "notification-dropped", note: "the absorbed notification is lost across the resume (seed 002)" },
     { versions: ">=2.1.270 <=2.1.281", verdict: "RED", finding: "notification-changed", note: "header flips from the 494-char preamble to the 48-char one, delta 446 (seed 002)" },
     { versions: "2.1.332", verdict: "GREEN", note: "keeps the notification's bytes (seed 002)" },
+    { versions: ">=2.1.284", verdict: "GREEN", note: "measured with ccrepro bisect: 2.1.283 is the last release that flips the header" },
+    {
+      versions: "2.1.281",
+      params: { resumeBy: "send-message" },
+      verdict: "RED",
+      finding: "notification-dropped",
+      note: "measured: a SendMessage resume drops the absorbed notification and inserts the message early in the history",
+    },
+    { versions: "2.1.332", params: { resumeBy: "send-message" }, verdict: "GREEN", note: "measured: a SendMessage resume keeps the bytes" },
   ],
   timeoutMs: 180_000,
 });

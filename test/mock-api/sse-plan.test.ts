@@ -4,7 +4,7 @@ import { replySchema, type Reply } from "../../mock-api/script.ts";
 import { splitIntoChunks, ssePlan, type PlanStep } from "../../mock-api/sse-plan.ts";
 
 const reply = (input: Record<string, unknown>): Reply => replySchema.parse(input);
-const planOf = (r: Reply) => ssePlan(renderMessage(r, { seq: 7, model: "model-x", toolNames: ["Task"] }), r);
+const planOf = (r: Reply) => ssePlan(renderMessage(r, { seq: 7, model: "model-x", request: { model: "model-x", messages: [], tools: [{ name: "Task" }] } }), r);
 const shape = (plan: PlanStep[]) =>
   plan.map((step) => {
     if (step.kind !== "event") return step.kind;
