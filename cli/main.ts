@@ -6,6 +6,8 @@ import { registerBisectCommand } from "./commands/bisect.ts";
 import { registerCheckCommand } from "./commands/check.ts";
 import { registerInstallCommand } from "./commands/install.ts";
 import { registerMockCommand } from "./commands/mock.ts";
+import { registerNightlyCommand } from "./commands/nightly.ts";
+import { registerReportCommand } from "./commands/report.ts";
 import { registerRunCommand } from "./commands/run.ts";
 import { registerScenariosCommand } from "./commands/scenarios.ts";
 import { registerVersionsCommand } from "./commands/versions.ts";
@@ -33,6 +35,8 @@ export async function main(argv: string[]): Promise<number> {
     registerInstallCommand,
     registerBisectCommand,
     registerBenchCommand,
+    registerNightlyCommand,
+    registerReportCommand,
   ]) {
     register(program, ctx);
   }

@@ -87,7 +87,13 @@ export default defineScenario({
     return judge({ ok: true }, findings);
   },
   known: [
-    { versions: "2.1.234", verdict: "RED", finding: "prompt-settled-by-extra-result", note: "zero-work result with origin task-notification before the answer (seed 000), with stop=sigkill" },
+    {
+      versions: ">=2.1.234",
+      verdict: "RED",
+      finding: "prompt-settled-by-extra-result",
+      note: "open: after a SIGKILL stop, --resume settles the pushed prompt with a zero-work task-notification result first (seed 000; measured on 2.1.234, 2.1.281, 2.1.332)",
+    },
+    { versions: ">=2.1.234", params: { background: false }, verdict: "GREEN", note: "control: with nothing orphaned, the first result is the answer (measured on 2.1.234, 2.1.332)" },
   ],
   timeoutMs: 240_000,
 });

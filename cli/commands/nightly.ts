@@ -1,0 +1,62 @@
+// `ccrepro nightly`: runs the matrix (the built-in default without --config), writes every report, exits by the ledger.
+import type { Command } from "commander";
+import { UserError } from "../../harness/errors.ts";
+import { loadNightlyConfig } from "../../nightly/config.ts";
+import { defaultNightlyConfig } from "../../nightly/default-config.ts";
+import { checkOutDir, defaultNightlyDir } from "../../nightly/out-dir.ts";
+import { findPreviousNightly, loadPreviousNightly } from "../../nightly/previous.ts";
+import { formatCellFinished, formatPlanned } from "../../nightly/progress.ts";
+import { runNightly } from "../../nightly/run-nightly.ts";
+import { parseShard } from "../../nightly/shard.ts";
+import type { ReportInput } from "../../report/report-target.ts";
+import { headline, tally, utc } from "../../report/wording.ts";
+import { writeReports } from "../../report/write-reports.ts";
+import type { CliContext } from "../context.ts";
+
+// Shared with `report --merge`: write every report, say where they are, exit by the summary (3 if a report failed).
+export function publishNightly(ctx: CliContext, input: ReportInput, outDir: string): void {
+  const { written, failed } = writeReports(input, outDir);
+  for (const f of failed) ctx.note(`ccrepro: could not write ${f.file}:\n${f.error}`);
+  ctx.print(headline(input.summary));
+  ctx.print(tally(input.summary));
+  for (const file of written) ctx.print(`  ${file}`);
+  const index = written.find((file) => file.endsWith("index.html"));
+  if (index) ctx.print(`open ${index}`);
+  ctx.setExit(failed.length > 0 ? 3 : input.summary.exitCode);
+}
+
+function parseConcurrency(word: string): number {
+  const n = Number(word);
+  if (!Number.isInteger(n) || n < 1) throw new UserError(`--concurrency takes a whole number ≥ 1, got "${word}"`, "BAD_ARGUMENT");
+  return n;
+}
+
+export function registerNightlyCommand(program: Command, ctx: CliContext): void {
+  program
+    .command("nightly")
+    .description("run the nightly matrix and write summary.json, summary.md, junit.xml and index.html; exit 0 as expected, 1 unexpected or changed, 3 harness errors")
+    .option("--config <file>", "nightly config (JSON); default: every scenario on latest, the 2.1.281 baseline and releases since the previous nightly")
+    .option("--out <dir>", "the nightly directory; default runs/nightly-<UTC time>")
+    .option("--previous <file>", "summary.json (or nightly directory) to compare with; default: the newest earlier nightly beside --out")
+    .option("--shard <K/N>", "run only slice K of N of the matrix (merge the slices with report --merge)")
+    .option("--concurrency <n>", "cells at a time, overriding the config")
+    .action(async (options) => {
+      let config = options.config ? loadNightlyConfig(options.config) : defaultNightlyConfig();
+      if (options.concurrency !== undefined) config = { ...config, concurrency: parseConcurrency(options.concurrency) };
+      const shard = options.shard ? parseShard(options.shard) : null;
+      const now = new Date();
+      const outDir = checkOutDir(options.out ?? defaultNightlyDir(now, shard));
+      const previous = options.previous ? loadPreviousNightly(options.previous) : findPreviousNightly(outDir, now);
+      ctx.note(previous ? `comparing with the nightly of ${utc(previous.summary.startedAt)} (${previous.path})` : "no previous nightly to compare with");
+      const summary = await runNightly({
+        config,
+        outDir,
+        previous,
+        shard,
+        signal: ctx.interruptSignal(),
+        onPlanned: (planned) => ctx.note(formatPlanned(planned, outDir)),
+        onCell: (finished) => ctx.note(formatCellFinished(finished)),
+      });
+      publishNightly(ctx, { summary, baseDir: outDir }, outDir);
+    });
+}

@@ -1,0 +1,36 @@
+// `ccrepro report`: renders a nightly or run directory again from its files, or merges the shards of one nightly.
+import path from "node:path";
+import { Option, type Command } from "commander";
+import { UserError } from "../../harness/errors.ts";
+import { mergeShards } from "../../nightly/merge.ts";
+import { checkOutDir, defaultNightlyDir } from "../../nightly/out-dir.ts";
+import { findPreviousNightly, loadPreviousNightly } from "../../nightly/previous.ts";
+import { readSummary } from "../../nightly/summary.ts";
+import { loadReportInput } from "../../report/report-target.ts";
+import { REPORT_FORMATS, reporterFor, type ReportFormat } from "../../report/reporters.ts";
+import type { CliContext } from "../context.ts";
+import { publishNightly } from "./nightly.ts";
+
+export function registerReportCommand(program: Command, ctx: CliContext): void {
+  program
+    .command("report")
+    .description("print a nightly or run directory's report again from its files, or join shards with --merge")
+    .argument("[dir]", "a nightly directory (summary.json) or a run directory (run.json)")
+    .addOption(new Option("--format <format>", "what to print").choices(REPORT_FORMATS).default("md"))
+    .option("--merge <dirs...>", "shard directories of one nightly to join into one (writes every report into --out)")
+    .option("--out <dir>", "with --merge: the merged nightly directory; default runs/nightly-<UTC time>")
+    .option("--previous <file>", "with --merge: summary.json to compare with; default: the newest earlier nightly beside --out")
+    .action((dir: string | undefined, options) => {
+      if (options.merge) {
+        if (dir !== undefined) throw new UserError(`give either a directory to render or --merge with shard directories, not both (got ${dir})`, "BAD_ARGUMENT");
+        const now = new Date();
+        const outDir = checkOutDir(options.out ?? defaultNightlyDir(now));
+        const shards = (options.merge as string[]).map((shardDir) => ({ dir: path.resolve(shardDir), summary: readSummary(shardDir) }));
+        const previous = options.previous ? loadPreviousNightly(options.previous) : findPreviousNightly(outDir, now);
+        publishNightly(ctx, { summary: mergeShards(shards, outDir, previous), baseDir: outDir }, outDir);
+        return;
+      }
+      if (dir === undefined) throw new UserError("report needs a nightly or run directory (or --merge with shard directories)", "BAD_ARGUMENT");
+      ctx.print(reporterFor(options.format as ReportFormat).render(loadReportInput(dir)).trimEnd());
+    });
+}

@@ -1,0 +1,43 @@
+// A cell's outcome from its repeats: one verdict (flaky when they disagree), its expectation, and the tallies over cells.
+import type { Verdict } from "../checker/verdict.ts";
+import { expectationFor, meetsExpectation, type LedgerEntry } from "./ledger.ts";
+import type { PlannedCell } from "./matrix.ts";
+import type { Cell, RunSummary, Totals } from "./summary.ts";
+
+export function cellFromRuns(planned: PlannedCell, runs: readonly RunSummary[], ledger: readonly LedgerEntry[]): Cell {
+  const results = runs.map((run) => run.result);
+  const verdicts = results.map((r) => r.verdict);
+  const failed = results.find((r) => r.verdict === "ERROR");
+  const distinct = [...new Set(verdicts)];
+  let verdict: Verdict;
+  let reason: string;
+  if (failed) {
+    verdict = "ERROR";
+    reason = failed.reason;
+  } else if (distinct.length === 1) {
+    verdict = distinct[0]!;
+    reason = results[0]!.reason;
+  } else {
+    // Repeats that disagree are not a verdict, as in `ccrepro run --repeat`.
+    verdict = "INCONCLUSIVE";
+    reason = `repeats disagree: ${verdicts.join(", ")}`;
+  }
+  const expectation = expectationFor(ledger, planned);
+  const status = verdict === "ERROR" ? "error" : meetsExpectation(expectation, verdict, results) ? "expected" : "unexpected";
+  const redFindings = [...new Set(results.flatMap((r) => r.findings.filter((f) => f.red).map((f) => f.id)))].sort();
+  return { ...planned, verdict, reason, flaky: !failed && distinct.length > 1, redFindings, expectation, status, runs: [...runs] };
+}
+
+export function totalsOf(cells: readonly Cell[]): Totals {
+  const count = (predicate: (cell: Cell) => boolean) => cells.filter(predicate).length;
+  return {
+    cells: cells.length,
+    GREEN: count((c) => c.verdict === "GREEN"),
+    RED: count((c) => c.verdict === "RED"),
+    INCONCLUSIVE: count((c) => c.verdict === "INCONCLUSIVE"),
+    ERROR: count((c) => c.verdict === "ERROR"),
+    expected: count((c) => c.status === "expected"),
+    unexpected: count((c) => c.status === "unexpected"),
+    flaky: count((c) => c.flaky),
+  };
+}

@@ -1,0 +1,111 @@
+// The nightly configuration: which scenarios, versions, repeats and expectations — validated with messages that name the field.
+import fs from "node:fs";
+import semver from "semver";
+import { z } from "zod";
+import { UserError } from "../harness/errors.ts";
+import { findScenario, SCENARIOS } from "../scenarios/index.ts";
+
+// Stands for `since:<the previous nightly's start>`: every release published since the previous nightly.
+export const SINCE_PREVIOUS = "since:previous";
+
+const paramsSchema = z.record(z.string(), z.unknown());
+
+const scenarioEntrySchema = z.union(
+  [z.string().min(1), z.strictObject({ name: z.string().min(1), params: paramsSchema.default({}) })],
+  { error: () => 'expected a scenario name, or { "name": …, "params": { … } }' },
+);
+
+const expectationEntrySchema = z.strictObject({
+  scenario: z.string().min(1),
+  // A semver range of releases, e.g. ">=2.1.270 <2.1.300" for "RED until 2.1.300".
+  versions: z.string().refine((range) => semver.validRange(range) !== null, { error: "expected a semver range such as >=2.1.270 <2.1.300" }),
+  // Only cells whose parameters (defaults filled in) have these values; every parameter set when absent.
+  params: paramsSchema.optional(),
+  // ERROR is a harness failure, never something to expect.
+  verdict: z.enum(["GREEN", "RED", "INCONCLUSIVE"]),
+  // A finding id every run of the cell must report.
+  finding: z.string().min(1).optional(),
+  reason: z.string().min(1, { error: "say why this is expected" }),
+  // Where it is tracked: an issue URL, a seed file.
+  link: z.string().optional(),
+});
+
+export const nightlyConfigSchema = z.strictObject({
+  // Every registered scenario when absent.
+  scenarios: z.array(scenarioEntrySchema).min(1).optional(),
+  // Version words: exact versions, latest, latest-N, semver ranges, since:<date>, since:previous.
+  versions: z.array(z.string().min(1)).min(1),
+  repeats: z.int().min(1).max(20).default(1),
+  concurrency: z.int().min(1).max(32).default(2),
+  // Checked in order before the scenarios' own `known` lists; the first entry that matches a cell decides.
+  expectations: z.array(expectationEntrySchema).default([]),
+  // Whether the scenarios' `known` lists seed the ledger after the entries above.
+  seedFromScenarios: z.boolean().default(true),
+});
+export type NightlyConfig = z.infer<typeof nightlyConfigSchema>;
+
+export interface ScenarioEntry {
+  name: string;
+  params: Record<string, unknown>;
+}
+
+// `scenarios[1].params.grace`, the way the field appears in the file.
+function fieldPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((out, key) => (typeof key === "number" ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)), "") || "(top level)";
+}
+
+function badConfig(source: string, field: string, message: string): UserError {
+  return new UserError(`nightly config ${source}: ${field}: ${message}. Fix that field and run again.`, "BAD_CONFIG");
+}
+
+export function scenarioEntries(config: NightlyConfig): ScenarioEntry[] {
+  return (config.scenarios ?? SCENARIOS.map((s) => s.name)).map((entry) =>
+    typeof entry === "string" ? { name: entry, params: {} } : { name: entry.name, params: entry.params },
+  );
+}
+
+// Schema first, then what the schema cannot know: scenario names, their parameters, duplicates.
+export function parseNightlyConfig(raw: unknown, source: string): NightlyConfig {
+  const parsed = nightlyConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw badConfig(source, fieldPath(issue.path), issue.message);
+  }
+  const config = parsed.data;
+  const known = SCENARIOS.map((s) => s.name).join(", ");
+  const seen = new Map<string, number>();
+  scenarioEntries(config).forEach((entry, i) => {
+    const scenario = findScenario(entry.name);
+    const at = typeof config.scenarios?.[i] === "string" ? `scenarios[${i}]` : `scenarios[${i}].name`;
+    if (!scenario) throw badConfig(source, at, `unknown scenario "${entry.name}" (known: ${known})`);
+    const params = scenario.params.safeParse(entry.params);
+    if (!params.success) {
+      const issue = params.error.issues[0]!;
+      throw badConfig(source, fieldPath([`scenarios`, i, "params", ...issue.path]), issue.message);
+    }
+    const identity = JSON.stringify([entry.name, params.data]);
+    const first = seen.get(identity);
+    if (first !== undefined) throw badConfig(source, `scenarios[${i}]`, `repeats scenarios[${first}] (same scenario and parameters)`);
+    seen.set(identity, i);
+  });
+  config.expectations.forEach((entry, i) => {
+    if (!findScenario(entry.scenario)) throw badConfig(source, `expectations[${i}].scenario`, `unknown scenario "${entry.scenario}" (known: ${known})`);
+  });
+  return config;
+}
+
+export function loadNightlyConfig(file: string): NightlyConfig {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    throw new UserError(`cannot read nightly config ${file}: ${(error as Error).message}`, "BAD_CONFIG");
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new UserError(`nightly config ${file} is not valid JSON: ${(error as Error).message}`, "BAD_CONFIG");
+  }
+  return parseNightlyConfig(raw, file);
+}

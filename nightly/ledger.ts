@@ -1,0 +1,97 @@
+// The expectations ledger: which verdict (and finding) each cell should have, why, and where that is tracked.
+import { isDeepStrictEqual } from "node:util";
+import semver from "semver";
+import { z } from "zod";
+import type { CheckResult } from "../checker/verdict.ts";
+import { findScenario, SCENARIOS } from "../scenarios/index.ts";
+import type { NightlyConfig } from "./config.ts";
+
+export const expectationSchema = z.object({
+  verdict: z.enum(["GREEN", "RED", "INCONCLUSIVE"]),
+  finding: z.string().nullable(),
+  reason: z.string(),
+  link: z.string().nullable(),
+  // The range the entry covers; null for the default expectation.
+  versions: z.string().nullable(),
+  // config: the nightly config's expectations; scenario: a scenario's `known` list; default: no entry matched.
+  source: z.enum(["config", "scenario", "default"]),
+});
+export type Expectation = z.infer<typeof expectationSchema>;
+
+export interface LedgerEntry {
+  scenario: string;
+  versions: string;
+  // Parameter values a cell must have for the entry to apply; null = any.
+  params: Record<string, unknown> | null;
+  expectation: Expectation;
+}
+
+// A scenario that reproduces a bug is expected to pass once the bug is gone, so no entry means GREEN.
+export const DEFAULT_EXPECTATION: Expectation = {
+  verdict: "GREEN",
+  finding: null,
+  reason: "no ledger entry covers this cell",
+  link: null,
+  versions: null,
+  source: "default",
+};
+
+export function buildLedger(config: NightlyConfig): LedgerEntry[] {
+  const entries: LedgerEntry[] = config.expectations.map((e) => ({
+    scenario: e.scenario,
+    versions: e.versions,
+    params: e.params ?? null,
+    expectation: { verdict: e.verdict, finding: e.finding ?? null, reason: e.reason, link: e.link ?? null, versions: e.versions, source: "config" },
+  }));
+  return config.seedFromScenarios ? [...entries, ...scenarioLedger()] : entries;
+}
+
+// The scenarios' own `known` lists: each entry covers the parameters it was measured with (the defaults, unless it says).
+export function scenarioLedger(): LedgerEntry[] {
+  return SCENARIOS.flatMap((scenario) => {
+    const defaults = scenario.params.parse({});
+    return scenario.known.flatMap((known): LedgerEntry[] =>
+      known.verdict === "ERROR"
+        ? []
+        : [
+            {
+              scenario: scenario.name,
+              versions: known.versions,
+              params: scenario.params.parse({ ...defaults, ...known.params }),
+              expectation: {
+                verdict: known.verdict,
+                finding: known.finding ?? null,
+                reason: known.note,
+                link: scenario.source,
+                versions: known.versions,
+                source: "scenario",
+              },
+            },
+          ],
+    );
+  });
+}
+
+// Entry values go through the scenario's schema with the cell's own, so "1000" and 1000 name the same value.
+function paramsMatch(scenarioName: string, wanted: Record<string, unknown> | null, cellParams: Record<string, unknown>): boolean {
+  if (wanted === null) return true;
+  const scenario = findScenario(scenarioName);
+  if (!scenario) return false;
+  const cell = scenario.params.safeParse(cellParams);
+  const merged = scenario.params.safeParse({ ...cellParams, ...wanted });
+  return cell.success && merged.success && isDeepStrictEqual(cell.data, merged.data);
+}
+
+export function expectationFor(ledger: readonly LedgerEntry[], cell: { scenario: string; version: string; params: Record<string, unknown> }): Expectation {
+  const entry = ledger.find(
+    (e) => e.scenario === cell.scenario && semver.satisfies(cell.version, e.versions) && paramsMatch(e.scenario, e.params, cell.params),
+  );
+  return entry?.expectation ?? DEFAULT_EXPECTATION;
+}
+
+// The verdict matches, and when the entry names a finding, every run reported it.
+export function meetsExpectation(expectation: Expectation, verdict: CheckResult["verdict"], runs: readonly Pick<CheckResult, "findings">[]): boolean {
+  if (verdict !== expectation.verdict) return false;
+  const finding = expectation.finding;
+  return finding === null || runs.every((run) => run.findings.some((f) => f.id === finding));
+}

@@ -1,0 +1,111 @@
+// Runs a nightly: plans the matrix, runs its cells (repeats included) up to the concurrency, and assembles the summary.
+import path from "node:path";
+import pLimit from "p-limit";
+import { UserError } from "../harness/errors.ts";
+import { releaseIndex, type ReleaseIndex } from "../harness/releases.ts";
+import { assembleSummary, type PreviousNightly } from "./assemble.ts";
+import { cellFromRuns, totalsOf } from "./cell-outcome.ts";
+import type { NightlyConfig } from "./config.ts";
+import { buildLedger } from "./ledger.ts";
+import { planMatrix, type PlannedCell } from "./matrix.ts";
+import { releaseCellRunner, type CellRunner, type CellRunOutcome } from "./run-cell.ts";
+import { sliceForShard } from "./shard.ts";
+import { RUNS_DIR, type Cell, type RunSummary, type Shard, type Summary, type Totals } from "./summary.ts";
+
+export interface NightlyPlanned {
+  cells: number;
+  runs: number;
+  versions: string[];
+  concurrency: number;
+}
+
+export interface CellFinished {
+  cell: Cell;
+  done: number;
+  total: number;
+  // Over the cells finished so far.
+  totals: Totals;
+  // From the cell's first repeat starting to its last one ending.
+  ms: number;
+}
+
+export interface NightlyOptions {
+  config: NightlyConfig;
+  outDir: string;
+  previous: PreviousNightly | null;
+  shard?: Shard | null;
+  // The release list; read from the registry when absent.
+  index?: ReleaseIndex;
+  runCell?: CellRunner;
+  // Ctrl-C: running cells end as ERROR, cells not started are recorded as not run.
+  signal?: AbortSignal;
+  onPlanned?: (planned: NightlyPlanned) => void;
+  onCell?: (finished: CellFinished) => void;
+}
+
+function harnessError(reason: string): CellRunOutcome {
+  return { runDir: null, result: { verdict: "ERROR", reason, findings: [], notes: [] }, wallMs: null };
+}
+
+export async function runNightly(options: NightlyOptions): Promise<Summary> {
+  const { config } = options;
+  const startedAt = new Date();
+  const outDir = path.resolve(options.outDir);
+  const runsDir = path.join(outDir, RUNS_DIR);
+  const plan = planMatrix(config, options.index ?? (await releaseIndex()), options.previous?.summary.startedAt ?? null);
+  const shard = options.shard ?? null;
+  const planned = sliceForShard(plan.cells, shard);
+  const ledger = buildLedger(config);
+  const runCell = options.runCell ?? releaseCellRunner();
+  const signal = options.signal ?? new AbortController().signal;
+  options.onPlanned?.({ cells: planned.length, runs: planned.length * config.repeats, versions: plan.releases.map((r) => r.version), concurrency: config.concurrency });
+
+  const limit = pLimit(config.concurrency);
+  const finished: Cell[] = [];
+  const runOnce = (cell: PlannedCell, repeat: number) =>
+    limit(async () => {
+      const started = Date.now();
+      let outcome: CellRunOutcome;
+      try {
+        outcome = signal.aborted ? harnessError("not run: the nightly was interrupted") : await runCell({ cell, repeat, runsDir, signal });
+      } catch (error) {
+        // A cell that throws is that cell's ERROR; the other cells still run.
+        outcome = harnessError(error instanceof UserError ? error.message : `the cell runner failed: ${(error as Error).stack ?? String(error)}`);
+      }
+      const ended = Date.now();
+      const run: RunSummary = {
+        dir: outcome.runDir === null ? null : path.relative(outDir, outcome.runDir),
+        result: outcome.result,
+        wallMs: outcome.wallMs ?? ended - started,
+      };
+      return { run, started, ended };
+    });
+
+  const cells = await Promise.all(
+    planned.map(async (plannedCell) => {
+      const repeats = await Promise.all(Array.from({ length: config.repeats }, (_, repeat) => runOnce(plannedCell, repeat)));
+      const cell = cellFromRuns(
+        plannedCell,
+        repeats.map((r) => r.run),
+        ledger,
+      );
+      finished.push(cell);
+      const ms = Math.max(...repeats.map((r) => r.ended)) - Math.min(...repeats.map((r) => r.started));
+      options.onCell?.({ cell, done: finished.length, total: planned.length, totals: totalsOf(finished), ms });
+      return cell;
+    }),
+  );
+
+  return assembleSummary({
+    kind: "nightly",
+    startedAt: startedAt.toISOString(),
+    endedAt: new Date().toISOString(),
+    config,
+    versionWords: plan.versionWords,
+    releases: plan.releases,
+    shard,
+    mergedFrom: [],
+    cells,
+    previous: options.previous,
+  });
+}

@@ -1,0 +1,129 @@
+// index.html: one self-contained page — the matrix, then per cell its findings with diffs and its timelines.
+import path from "node:path";
+import type { Finding, Verdict } from "../checker/verdict.ts";
+import type { Cell, RunSummary, Summary } from "../nightly/summary.ts";
+import { escapeMarkup as h } from "./escape.ts";
+import { SCRIPT, STYLE } from "./html-assets.ts";
+import type { ReportInput } from "./report-target.ts";
+import type { TimelineLine } from "./request-timeline.ts";
+import { loadRunView } from "./run-view.ts";
+import {
+  CHANGE_LABEL,
+  cellVerdictText,
+  changeDetail,
+  changeSubject,
+  expectationSource,
+  expectationText,
+  headline,
+  tally,
+  title,
+  utc,
+} from "./wording.ts";
+
+const cellId = (i: number) => `cell-${i}`;
+// A coloured dot rather than an emoji: headless and minimal systems often lack an emoji font.
+const dot = (verdict: Verdict) => `<span class="dot ${verdict}" title="${verdict}"></span>`;
+const STATUS_MARK = { expected: "✓", unexpected: "✗", error: "!" } as const;
+
+function linkTo(text: string | null): string {
+  if (!text) return "";
+  return /^https?:\/\//.test(text) ? ` <a href="${h(text)}">${h(text)}</a>` : ` <span class="muted">(${h(text)})</span>`;
+}
+
+function diffBlock(diff: string): string {
+  const lines = diff.split("\n").map((line) => {
+    const cls = line.startsWith("@@") ? "hunk" : line.startsWith("+") && !line.startsWith("+++") ? "add" : line.startsWith("-") && !line.startsWith("---") ? "del" : "";
+    return cls ? `<span class="${cls}">${h(line)}</span>` : `${h(line)}\n`;
+  });
+  return `<pre class="diff">${lines.join("")}</pre>`;
+}
+
+function findingBlock(f: Finding): string {
+  const body = [`<div class="muted">at ${h(f.where)}</div>`];
+  if (f.detail.length) body.push(`<pre class="detail">${h(f.detail.join("\n"))}</pre>`);
+  if (f.diff) body.push(diffBlock(f.diff));
+  return `<details class="finding${f.red ? " red" : ""}" data-finding="${h(f.id)}"><summary>${f.red ? "✗" : "·"} <code>${h(f.id)}</code> — ${h(f.title)}</summary>${body.join("")}</details>`;
+}
+
+function timelineBlock(kind: string, label: string, lines: readonly TimelineLine[]): string {
+  const text = lines.map((l) => (l.boundary ? `<span class="boundary">${h(l.text)}</span>` : `${h(l.text)}\n`)).join("");
+  const marks = lines.filter((l) => l.boundary).length;
+  return `<details class="timeline ${kind}"><summary>${h(label)}${marks ? ` — ${marks} boundar${marks === 1 ? "y" : "ies"}` : ""}</summary><pre>${text}</pre></details>`;
+}
+
+function runBlock(run: RunSummary, index: number, baseDir: string): string {
+  const parts = [
+    `<div><b>run ${index + 1}</b>: ${dot(run.result.verdict)} ${h(run.result.verdict)} — ${h(run.result.reason)}</div>`,
+    `<div class="muted">${run.dir === null ? "no run directory" : `<code>${h(run.dir)}</code>`}${run.wallMs === null ? "" : `, ${(run.wallMs / 1000).toFixed(1)} s`}</div>`,
+  ];
+  if (run.result.notes.length) parts.push(`<ul>${run.result.notes.map((n) => `<li>${h(n)}</li>`).join("")}</ul>`);
+  parts.push(...run.result.findings.map(findingBlock));
+  if (run.dir !== null) {
+    const view = loadRunView(path.resolve(baseDir, run.dir));
+    if ("missing" in view) parts.push(`<div class="muted">timelines: ${h(view.missing)}</div>`);
+    else {
+      parts.push(...view.sessions.map((s) => timelineBlock("turns", `turn timeline — session ${s.label}`, s.lines.map((text) => ({ text, boundary: false })))));
+      parts.push(...view.streams.map((s) => timelineBlock("requests", `requests — stream ${s.stream}`, s.lines)));
+    }
+  }
+  return `<div class="run">${parts.join("\n")}</div>`;
+}
+
+function cellDetail(cell: Cell, i: number, baseDir: string): string {
+  const e = cell.expectation;
+  return [
+    `<details class="cell-detail" id="${cellId(i)}" data-verdict="${cell.verdict}" data-status="${cell.status}">`,
+    `<summary>${dot(cell.verdict)} ${h(cellVerdictText(cell))} ${STATUS_MARK[cell.status]} <code>${h(cell.key)}</code></summary>`,
+    `<div>${cell.status === "expected" ? "as expected" : `<b>not as expected</b>`}: the ledger says ${h(expectationText(e))} — ${h(expectationSource(e))}${linkTo(e.link)}</div>`,
+    ...cell.runs.map((run, r) => runBlock(run, r, baseDir)),
+    `</details>`,
+  ].join("\n");
+}
+
+function matrix(summary: Summary): string {
+  const versions = [...new Set(summary.cells.map((c) => c.version))];
+  const rows = [...new Set(summary.cells.map((c) => JSON.stringify([c.scenario, c.paramsLabel])))].map((id) => {
+    const [scenario, label] = JSON.parse(id) as [string, string];
+    const tds = versions.map((v) => {
+      const i = summary.cells.findIndex((c) => c.scenario === scenario && c.paramsLabel === label && c.version === v);
+      const cell = summary.cells[i];
+      if (!cell) return "<td></td>";
+      const dots = cell.runs.length > 1 ? `<span class="dots">${cell.runs.map((r) => dot(r.result.verdict)).join("")}</span>` : "";
+      return (
+        `<td class="cell ${cell.verdict} ${cell.status}"><a href="#${cellId(i)}" data-cell="${cellId(i)}" title="${h(cell.reason)}">` +
+        `<span class="status">${STATUS_MARK[cell.status]}</span>${cell.verdict}${cell.flaky ? " (flaky)" : ""}` +
+        `<span class="findings">${h(cell.redFindings.join(", "))}</span>${dots}</a></td>`
+      );
+    });
+    return `<tr><th>${h(scenario)}${label ? ` <code>${h(label)}</code>` : ""}</th>${tds.join("")}</tr>`;
+  });
+  return `<table class="matrix"><thead><tr><th>scenario</th>${versions.map((v) => `<th>${h(v)}</th>`).join("")}</tr></thead><tbody>${rows.join("")}</tbody></table>
+<p class="muted">✓ as the ledger expects · ✗ not as expected · ! harness error — click a cell for its findings and timelines.</p>`;
+}
+
+function table(head: readonly string[], rows: readonly string[][]): string {
+  return `<table><thead><tr>${head.map((c) => `<th>${h(c)}</th>`).join("")}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join("")}</tr>`).join("")}</tbody></table>`;
+}
+
+export function renderHtml({ summary, baseDir }: ReportInput): string {
+  const body = [`<h1>${h(title(summary))}</h1>`, `<div class="banner exit-${summary.exitCode}">${h(headline(summary))}</div>`, `<div>${h(tally(summary))}</div>`];
+  if (summary.previous) body.push(`<div class="muted">Compared with the nightly of ${h(utc(summary.previous.startedAt))} (<code>${h(summary.previous.path)}</code>).</div>`);
+  if (summary.changes.length) {
+    body.push(`<h2>Changes since the previous nightly</h2>`);
+    body.push(table(["", "what", "change", "counts against"], summary.changes.map((c) => [h(CHANGE_LABEL[c.kind]), `<code>${h(changeSubject(c))}</code>`, h(changeDetail(c)), "regression" in c && c.regression ? "yes" : ""])));
+  }
+  const surprising = summary.cells.flatMap((c, i) => (c.status === "expected" ? [] : [{ c, i }]));
+  if (surprising.length) {
+    body.push(`<h2>Not as expected</h2>`);
+    body.push(table(["cell", "got", "expected", "why that was expected"], surprising.map(({ c, i }) => [`<a href="#${cellId(i)}"><code>${h(c.key)}</code></a>`, `${dot(c.verdict)} ${h(cellVerdictText(c))}`, h(expectationText(c.expectation)), h(expectationSource(c.expectation)) + linkTo(c.expectation.link)])));
+  }
+  body.push(`<h2>Matrix</h2>`, matrix(summary), `<h2>Cells</h2>`, ...summary.cells.map((c, i) => cellDetail(c, i, baseDir)));
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${h(title(summary))}</title><style>${STYLE}</style></head>
+<body>
+${body.join("\n")}
+<script>${SCRIPT}</script>
+</body></html>
+`;
+}

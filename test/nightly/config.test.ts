@@ -1,0 +1,76 @@
+// The nightly config: defaults, and validation errors that name the field to fix.
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { UserError } from "../../harness/errors.ts";
+import { loadNightlyConfig, parseNightlyConfig, scenarioEntries, SINCE_PREVIOUS } from "../../nightly/config.ts";
+import { BASELINE_VERSION, defaultNightlyConfig } from "../../nightly/default-config.ts";
+import { SCENARIOS } from "../../scenarios/index.ts";
+import { tempDir } from "./fixture.ts";
+
+function configError(raw: unknown): string {
+  try {
+    parseNightlyConfig(raw, "test.json");
+  } catch (error) {
+    expect(error).toBeInstanceOf(UserError);
+    expect((error as UserError).code).toBe("BAD_CONFIG");
+    return (error as Error).message;
+  }
+  throw new Error("the config was accepted");
+}
+
+describe("parseNightlyConfig", () => {
+  it("fills in repeats, concurrency, expectations and every registered scenario", () => {
+    const config = parseNightlyConfig({ versions: ["latest"] }, "test.json");
+    expect(config).toMatchObject({ repeats: 1, concurrency: 2, expectations: [], seedFromScenarios: true });
+    expect(scenarioEntries(config)).toEqual(SCENARIOS.map((s) => ({ name: s.name, params: {} })));
+  });
+
+  it("takes a scenario as a name or as { name, params }", () => {
+    const config = parseNightlyConfig(
+      { scenarios: ["subagent-resume-notification-header", { name: "resume-orphaned-background-task", params: { grace: 1000 } }], versions: ["2.1.332"] },
+      "test.json",
+    );
+    expect(scenarioEntries(config)).toEqual([
+      { name: "subagent-resume-notification-header", params: {} },
+      { name: "resume-orphaned-background-task", params: { grace: 1000 } },
+    ]);
+  });
+
+  it.each([
+    [{}, /test\.json: versions: /],
+    [{ versions: [] }, /versions: .*at least 1|versions: .*>=1/i],
+    [{ versions: ["latest"], repeats: 0 }, /repeats: /],
+    [{ versions: ["latest"], concurrency: 1.5 }, /concurrency: /],
+    [{ versions: ["latest"], colour: "red" }, /\(top level\): .*colour/],
+    [{ versions: ["latest"], scenarios: [42] }, /scenarios\[0\]: expected a scenario name/],
+    [{ versions: ["latest"], scenarios: ["no-such-scenario"] }, /scenarios\[0\]: unknown scenario "no-such-scenario" \(known: /],
+    [{ versions: ["latest"], scenarios: [{ name: "nope" }] }, /scenarios\[0\]\.name: unknown scenario/],
+    [{ versions: ["latest"], scenarios: ["subagent-resume-notification-header", { name: "resume-orphaned-background-task", params: { grace: "soon" } }] }, /scenarios\[1\]\.params\.grace: expected a number/],
+    [{ versions: ["latest"], scenarios: [{ name: "resume-orphaned-background-task", params: { nosuch: 1 } }] }, /scenarios\[0\]\.params: .*nosuch/],
+    [{ versions: ["latest"], scenarios: ["resume-orphaned-background-task", { name: "resume-orphaned-background-task", params: { grace: 4000 } }] }, /scenarios\[1\]: repeats scenarios\[0\]/],
+    [{ versions: ["latest"], expectations: [{ scenario: "resume-orphaned-background-task", versions: "not a range", verdict: "RED", reason: "r" }] }, /expectations\[0\]\.versions: expected a semver range/],
+    [{ versions: ["latest"], expectations: [{ scenario: "resume-orphaned-background-task", versions: "*", verdict: "ERROR", reason: "r" }] }, /expectations\[0\]\.verdict: /],
+    [{ versions: ["latest"], expectations: [{ scenario: "resume-orphaned-background-task", versions: "*", verdict: "RED", reason: "" }] }, /expectations\[0\]\.reason: say why/],
+    [{ versions: ["latest"], expectations: [{ scenario: "ghost", versions: "*", verdict: "RED", reason: "r" }] }, /expectations\[0\]\.scenario: unknown scenario "ghost"/],
+  ])("rejects %j naming the field", (raw, message) => {
+    expect(configError(raw)).toMatch(message);
+  });
+
+  it("reports a file that is not JSON, or is missing, as a config error", () => {
+    const dir = tempDir("config");
+    const file = path.join(dir, "bad.json");
+    fs.writeFileSync(file, "{ versions: [latest] }");
+    expect(() => loadNightlyConfig(file)).toThrow(/is not valid JSON/);
+    expect(() => loadNightlyConfig(path.join(dir, "missing.json"))).toThrow(/cannot read nightly config/);
+  });
+});
+
+describe("defaultNightlyConfig", () => {
+  it("runs every scenario on latest, the baseline and whatever was published since the previous nightly", () => {
+    const config = defaultNightlyConfig();
+    expect(config.versions).toEqual(["latest", BASELINE_VERSION, SINCE_PREVIOUS]);
+    expect(scenarioEntries(config).map((e) => e.name)).toEqual(SCENARIOS.map((s) => s.name));
+    expect(config.expectations.every((e) => e.reason && e.link)).toBe(true);
+  });
+});
