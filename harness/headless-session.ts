@@ -1,10 +1,14 @@
 // One `claude -p` stream-json process: spawns it in its own process group, records stdin/stdout/stderr with times.
 import fs from "node:fs";
 import readline from "node:readline";
+import { setTimeout as delay } from "node:timers/promises";
 import { execa, type ResultPromise } from "execa";
 import { toStdoutRecord, type SessionProcess, type SessionRecording } from "./recordings.ts";
 import type { SessionLayout } from "./run-layout.ts";
 import { isSystem } from "./stream-events.ts";
+
+// After the process exits, how long its last stdout lines get to arrive when something else still holds the pipe.
+const STDOUT_DRAIN_MS = 2000;
 
 export interface SessionSpawn {
   label: string;
@@ -24,6 +28,7 @@ export class HeadlessSession {
   readonly exited: Promise<void>;
   private readonly child: ResultPromise<{ stdin: "pipe"; stdout: "pipe"; stderr: "pipe"; reject: false; detached: true }>;
   private stdinClosed = false;
+  private recentStderr = "";
 
   constructor(private readonly spec: SessionSpawn) {
     fs.mkdirSync(spec.files.dir, { recursive: true });
@@ -56,19 +61,37 @@ export class HeadlessSession {
     });
     this.process.pid = this.child.pid ?? null;
     this.child.stderr.pipe(fs.createWriteStream(spec.files.stderr));
+    this.child.stderr.on("data", (chunk: Buffer) => {
+      this.recentStderr = (this.recentStderr + chunk.toString("utf8")).slice(-4096);
+    });
     // A write to a process that already died must not crash the harness.
     this.child.stdin.on("error", () => undefined);
     const lines = readline.createInterface({ input: this.child.stdout, crlfDelay: Infinity });
     lines.on("line", (raw) => this.recordStdout(raw));
     const linesDone = new Promise<void>((resolve) => lines.once("close", resolve));
-    this.exited = Promise.all([this.child, linesDone]).then(([result]) => {
-      this.process.endedAt = Date.now();
-      this.process.exitCode = result.exitCode ?? null;
-      this.process.signal = result.signal ?? null;
-      this.persist();
-      spec.onChange();
+    // The exit is recorded when the process itself ends: a descendant that escaped the group (setsid) and
+    // inherited stdout can hold the pipe open until the reaper ends it, and that is not the binary still running.
+    const ended = new Promise<void>((resolve) => {
+      const record = (exitCode: number | null, signal: string | null) => {
+        if (this.process.endedAt === null) Object.assign(this.process, { endedAt: Date.now(), exitCode, signal });
+        resolve();
+      };
+      this.child.once("exit", record);
+      // A process that never started emits no exit event; execa's result still settles.
+      void this.child.then((result) => record(result.exitCode ?? null, result.signal ?? null));
     });
+    this.exited = ended
+      .then(() => Promise.race([linesDone, delay(STDOUT_DRAIN_MS, undefined, { ref: false })]))
+      .then(() => {
+        this.persist();
+        spec.onChange();
+      });
     this.persist();
+  }
+
+  // The last non-empty stderr line, for error messages about a session that ended unexpectedly.
+  stderrTail(): string {
+    return this.recentStderr.trim().split("\n").at(-1)?.slice(0, 300) ?? "";
   }
 
   get running(): boolean {

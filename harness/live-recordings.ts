@@ -41,6 +41,8 @@ export class LiveRecordings implements Recordings {
   waitUntil(predicate: (rec: Recordings) => boolean, timeoutMs: number, abort: AbortSignal): Promise<WaitOutcome> {
     this.refreshFiles();
     if (predicate(this)) return Promise.resolve("ok");
+    // An abort that already happened fires no event: without this the wait would sit out its whole timeout.
+    if (abort.aborted) return Promise.resolve("aborted");
     return new Promise((resolve) => {
       const finish = (outcome: WaitOutcome) => {
         clearTimeout(timer);

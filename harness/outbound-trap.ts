@@ -24,21 +24,23 @@ export async function startOutboundTrap(logFile: string): Promise<OutboundTrap> 
     socket.on("close", () => sockets.delete(socket));
     socket.on("error", () => socket.destroy());
     let head = "";
+    // One connection is one attempt, however its bytes arrive (a header-less stream would otherwise count per 8 KiB).
+    let recorded = false;
     const record = () => {
+      if (recorded) return;
+      recorded = true;
       const attempt = { t: Date.now(), request: head.split("\r\n")[0]?.slice(0, 500) ?? "" };
       attempts.push(attempt);
       fs.appendFileSync(logFile, `${JSON.stringify(attempt)}\n`);
       socket.end(REFUSAL);
     };
     socket.on("data", (chunk) => {
-      if (head.includes("\r\n")) return;
+      if (recorded) return;
       head += chunk.toString("latin1");
       if (head.includes("\r\n") || head.length > 8192) record();
     });
     // A client that connects and says nothing still counts as an attempt.
-    socket.setTimeout(2000, () => {
-      if (!head.includes("\r\n")) record();
-    });
+    socket.setTimeout(2000, record);
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

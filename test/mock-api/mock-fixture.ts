@@ -11,7 +11,9 @@ import { startMockServer, type MockServer } from "../../mock-api/server.ts";
 const started: MockServer[] = [];
 
 afterEach(async () => {
-  await Promise.all(started.splice(0).map((mock) => mock.close()));
+  const mocks = started.splice(0);
+  await Promise.all(mocks.map((mock) => mock.close()));
+  for (const mock of mocks) fs.rmSync(mock.logDir, { recursive: true, force: true });
 });
 
 export async function startTestMock(script: MockScriptInput = {}) {
