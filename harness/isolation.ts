@@ -81,8 +81,12 @@ export function seedConfig(run: RunLayout, hooks: Record<string, unknown> | unde
 
 // Flags every headless session gets; the scenario adds its own after these. Optional flags only where the release has them.
 export function headlessArgs(debugFile: string, supportedFlags: string[]): string[] {
-  const args = ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose"];
-  args.push("--model", "claude-sonnet-4-5", "--dangerously-skip-permissions");
+  return ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", ...interactiveArgs(debugFile, supportedFlags)];
+}
+
+// Flags the interactive UI gets: the same model, permissions, settings and debug log as a headless session.
+export function interactiveArgs(debugFile: string, supportedFlags: string[]): string[] {
+  const args = ["--model", "claude-sonnet-4-5", "--dangerously-skip-permissions"];
   if (supportedFlags.includes("--setting-sources")) args.push("--setting-sources", "user");
   if (supportedFlags.includes("--debug-file")) args.push("--debug-file", debugFile);
   return args;

@@ -16,6 +16,10 @@ export interface RunLayout {
   tmp: string;
   work: string;
   sessionsDir: string;
+  // The interactive UI's screens as text, one file per captured step.
+  screens: string;
+  // Output of the CLI's helper commands (`claude agents --json`, `claude stop ID`), one file each.
+  commands: string;
   // Transcripts the binary wrote, copied out of the config dir at the end of the run.
   transcripts: string;
 }
@@ -33,6 +37,8 @@ export function runLayout(root: string): RunLayout {
     tmp: path.join(root, "iso", "tmp"),
     work: path.join(root, "iso", "work"),
     sessionsDir: path.join(root, "sessions"),
+    screens: path.join(root, "screens"),
+    commands: path.join(root, "commands"),
     transcripts: path.join(root, "transcripts"),
   };
 }

@@ -34,7 +34,7 @@ export const runRecordSchema = z.object({
   hookEvents: z.array(z.string()),
   startedAt: z.string(),
   endedAt: z.string().nullable(),
-  // Whole run, from the mock's start to the end of cleanup.
+  // The whole run as a caller waits for it: from runScenario's start to the verdict.
   wallMs: z.number().nullable(),
   // From the first session's start to the moment the last awaited event was recorded.
   floorMs: z.number().nullable(),
@@ -49,7 +49,12 @@ export const runRecordSchema = z.object({
     }),
   ),
   outbound: z.object({ attempts: z.number().int() }),
-  processes: z.object({ killedAtEnd: z.number().int(), survivors: z.array(z.number().int()) }),
+  processes: z.object({
+    killedAtEnd: z.number().int(),
+    survivors: z.array(z.number().int()),
+    // What the run's processes left outside the run directory (daemon socket dirs, per-process sockets), now removed.
+    outsideRemoved: z.array(z.string()).default([]),
+  }),
   hooks: z.object({ calls: z.number().int(), medianMs: z.number().nullable(), maxMs: z.number().nullable() }),
   // A failure of the harness itself (not of the binary): makes the verdict ERROR.
   harnessError: z.string().nullable(),

@@ -3,11 +3,13 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { checkRecordedRun } from "../checker/check-run.ts";
+import { median } from "../checker/statistics.ts";
 import { startMockServer } from "../mock-api/server.ts";
 import { mockScriptSchema } from "../mock-api/script.ts";
 import type { Scenario } from "../scenarios/types.ts";
 import type { ResolvedClaude } from "./release-cache.ts";
 import { probeBinary } from "./capabilities.ts";
+import { removeDaemonDir, removeProcessSockets } from "./daemon-hygiene.ts";
 import type { HeadlessSession } from "./headless-session.ts";
 import { hookSettings } from "./hook-capture.ts";
 import { buildEnvironment, RUN_MARKER_VAR, seedConfig } from "./isolation.ts";
@@ -16,7 +18,9 @@ import { startOutboundTrap } from "./outbound-trap.ts";
 import { reapRun } from "./processes.ts";
 import { runLayout, type RunLayout } from "./run-layout.ts";
 import { writeRunRecord, type RunRecord } from "./run-record.ts";
-import { executeStep, StepFailure, type RunContext } from "./step-executor.ts";
+import { StepFailure, type RunContext } from "./run-context.ts";
+import { executeStep } from "./step-executor.ts";
+import type { TerminalSession } from "./terminal-session.ts";
 
 export interface RunOptions {
   scenario: Scenario;
@@ -40,15 +44,9 @@ function runDirName(scenario: string, version: string, id: string): string {
   return `${stamp}-${scenario}-${version.replace(/[^A-Za-z0-9.]/g, "_")}-${id.slice(0, 6)}`;
 }
 
-function median(values: number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
 export async function runScenario(options: RunOptions): Promise<RunResult> {
   const { scenario, params, claude } = options;
+  const startedAt = Date.now();
   const id = crypto.randomBytes(8).toString("hex");
   const probe = await probeBinary(claude);
   const version = claude.version ?? probe.reportedVersion ?? "local";
@@ -59,7 +57,6 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
   const script = mockScriptSchema.parse(scenario.mockScript(params));
   const hookEvents = scenario.hooks ? (scenario.hooks.events === "all" ? probe.hookEvents : scenario.hooks.events) : [];
 
-  const startedAt = Date.now();
   const record: RunRecord = {
     format: 1,
     id,
@@ -83,7 +80,7 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
     steps: [],
     sessions: [],
     outbound: { attempts: 0 },
-    processes: { killedAtEnd: 0, survivors: [] },
+    processes: { killedAtEnd: 0, survivors: [], outsideRemoved: [] },
     hooks: { calls: 0, medianMs: null, maxMs: null },
     harnessError: null,
     result: null,
@@ -91,16 +88,19 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
   writeRunRecord(layout.runJson, record);
 
   const trap = await startOutboundTrap(layout.outboundLog);
-  const mock = await startMockServer({ script, port: 0, logDir: layout.mockLog });
+  const mock = await startMockServer({ script, port: 0, logDir: layout.mockLog, identifyClients: true });
   record.mock.url = mock.url;
   const env = buildEnvironment(layout, { runId: id, mockUrl: mock.url, trapUrl: trap.url });
   seedConfig(layout, hookEvents.length > 0 ? hookSettings(layout, hookEvents) : undefined);
 
   const live = new LiveRecordings(layout.root, layout.mockLog);
   const sessions = new Map<string, HeadlessSession>();
+  const terminals = new Map<string, TerminalSession>();
   const runAbort = new AbortController();
   const onUserAbort = () => runAbort.abort(new StepFailure("the run was interrupted"));
   options.abort?.addEventListener("abort", onUserAbort);
+  // An abort that came earlier (e.g. Ctrl-C during the probe or the mock's start) fires no event any more.
+  if (options.abort?.aborted) onUserAbort();
   const overall = setTimeout(
     () => runAbort.abort(new StepFailure(`the whole run exceeded its ${scenario.timeoutMs} ms limit`)),
     scenario.timeoutMs,
@@ -114,6 +114,7 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
     probe,
     live,
     sessions,
+    terminals,
     abort: runAbort.signal,
     pointReached: () => {
       pointReachedAt = Date.now();
@@ -146,19 +147,28 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
     for (const running of sessions.values()) running.closeStdin();
     const reap = await reapRun(
       { name: RUN_MARKER_VAR, value: id },
-      [...sessions.values()].flatMap((s) => (s.process.pid === null ? [] : [s.process.pid])),
+      [...sessions.values(), ...terminals.values()].flatMap((s) => (s.process.pid === null ? [] : [s.process.pid])),
     );
-    await Promise.all([...sessions.values()].map((s) => s.exited));
+    await Promise.all([...sessions.values(), ...terminals.values()].map((s) => s.exited));
+    // Only once every process is gone: a live daemon would re-create its socket directory.
+    const daemonDir = removeDaemonDir(layout.config);
+    const startedPids = [...sessions.values(), ...terminals.values()].flatMap((s) => (s.process.pid === null ? [] : [s.process.pid]));
+    const socketsRemoved = removeProcessSockets([...startedPids, ...reap.killed]);
     live.close();
     await mock.close();
     await trap.close();
     copyTranscripts(layout);
-    record.processes = { killedAtEnd: reap.killed.length, survivors: reap.survivors };
+    record.processes = {
+      killedAtEnd: reap.killed.length,
+      survivors: reap.survivors,
+      outsideRemoved: [...(daemonDir.existed ? [daemonDir.dir] : []), ...socketsRemoved],
+    };
     if (reap.survivors.length > 0) {
       record.harnessError ??= `processes of this run survived cleanup: ${reap.survivors.join(", ")}`;
     }
+    if (daemonDir.leftover) record.harnessError ??= `the daemon socket directory ${daemonDir.dir} could not be removed`;
     record.outbound.attempts = trap.attempts.length;
-    record.sessions = [...sessions.values()].map((s) => ({
+    record.sessions = [...sessions.values(), ...terminals.values()].map((s) => ({
       label: s.process.label,
       pid: s.process.pid,
       sessionId: s.process.sessionId,
@@ -167,14 +177,14 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
     }));
     const hookTimes = live.hooks.flatMap((h) => (h.durationMs === null ? [] : [h.durationMs]));
     record.hooks = { calls: live.hooks.length, medianMs: median(hookTimes), maxMs: hookTimes.length ? Math.max(...hookTimes) : null };
-    const firstStart = Math.min(...[...sessions.values()].map((s) => s.process.startedAt));
+    const firstStart = Math.min(...[...sessions.values(), ...terminals.values()].map((s) => s.process.startedAt));
     record.floorMs = pointReachedAt !== null && Number.isFinite(firstStart) ? pointReachedAt - firstStart : null;
-    record.endedAt = new Date().toISOString();
-    record.wallMs = Date.now() - startedAt;
     writeRunRecord(layout.runJson, record);
   }
 
   record.result = checkRecordedRun(layout.root);
+  record.endedAt = new Date().toISOString();
+  record.wallMs = Date.now() - startedAt;
   writeRunRecord(layout.runJson, record);
   return { runDir: layout.root, record };
 }

@@ -1,32 +1,10 @@
 // Carries out one scenario step against the run's live sessions and recordings.
 import type { Step } from "../scenarios/types.ts";
-import type { BinaryProbe } from "./capabilities.ts";
 import { HeadlessSession } from "./headless-session.ts";
 import { headlessArgs } from "./isolation.ts";
-import type { LiveRecordings } from "./live-recordings.ts";
-import type { ResolvedClaude } from "./release-cache.ts";
-import { sessionLayout, type RunLayout } from "./run-layout.ts";
-import type { StepRecord } from "./run-record.ts";
-
-// A step that could not be carried out: the run ends with a harness error (ERROR), never a verdict.
-export class StepFailure extends Error {}
-
-export interface RunContext {
-  layout: RunLayout;
-  env: Record<string, string>;
-  claude: ResolvedClaude;
-  probe: BinaryProbe;
-  live: LiveRecordings;
-  sessions: Map<string, HeadlessSession>;
-  abort: AbortSignal;
-  // Marks the moment the last awaited event was recorded (the floor of the run's wall time).
-  pointReached: () => void;
-}
-
-export interface StepOutcome {
-  outcome: StepRecord["outcome"];
-  detail: string | null;
-}
+import { StepFailure, type RunContext, type StepOutcome } from "./run-context.ts";
+import { sessionLayout } from "./run-layout.ts";
+import { executeTerminalStep } from "./terminal-steps.ts";
 
 function session(ctx: RunContext, label: string): HeadlessSession {
   const found = ctx.sessions.get(label);
@@ -38,6 +16,14 @@ function stdinLine(step: Extract<Step, { kind: "send" }>): string {
   const message = step.message;
   if ("json" in message) return JSON.stringify(message.json);
   return JSON.stringify({ type: "user", message: { role: "user", content: message.text } });
+}
+
+// "claude (session s1) exited with code 1: <last stderr line>", for a session that ended unasked.
+function describeExit(target: HeadlessSession): string {
+  const { label, exitCode, signal } = target.process;
+  const how = signal ? `was killed by ${signal}` : `exited with code ${exitCode}`;
+  const stderr = target.stderrTail();
+  return `claude (session ${label}) ${how}${stderr ? `: ${stderr}` : " and printed nothing on stderr"}`;
 }
 
 const within = (promise: Promise<unknown>, ms: number): Promise<boolean> =>
@@ -72,7 +58,11 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepOutc
       session(ctx, step.session).send(stdinLine(step));
       return { outcome: "ok", detail: null };
     case "wait": {
-      const outcome = await ctx.live.waitUntil(step.until, step.timeoutMs, ctx.abort);
+      // A session that ended on its own cannot produce what is awaited: say so now instead of at the timeout.
+      const ended = () => [...ctx.sessions.values()].find((s) => !s.running && s.process.stoppedBy.length === 0);
+      const outcome = await ctx.live.waitUntil((rec) => step.until(rec) || ended() !== undefined, step.timeoutMs, ctx.abort);
+      const gone = outcome === "ok" && !step.until(ctx.live) ? ended() : undefined;
+      if (gone) throw new StepFailure(`${describeExit(gone)} while waiting for: ${step.label}`);
       if (outcome === "ok") {
         ctx.pointReached();
         return { outcome: "ok", detail: null };
@@ -84,21 +74,23 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepOutc
     case "stop": {
       const target = session(ctx, step.session);
       target.closeStdin();
-      const exitedInGrace = await Promise.race([
-        target.exited.then(() => true),
-        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), step.graceMs)),
-      ]);
+      const exitedInGrace = await within(target.exited, step.graceMs);
       if (exitedInGrace || step.how === "stdin") return { outcome: "ok", detail: exitedInGrace ? "exited after stdin closed" : "still running" };
       target.signal(step.how === "sigterm" ? "SIGTERM" : "SIGKILL");
-      const exited = await Promise.race([
-        target.exited.then(() => true),
-        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000)),
-      ]);
+      const exited = await within(target.exited, 10_000);
       if (!exited) throw new StepFailure(`session ${step.session} did not exit within 10 s of ${step.how}`);
       return { outcome: "ok", detail: `exit ${target.process.exitCode ?? "-"} signal ${target.process.signal ?? "-"}` };
     }
     case "pause":
       await new Promise((resolve) => setTimeout(resolve, step.ms));
       return { outcome: "ok", detail: null };
+    case "terminal":
+    case "type":
+    case "press":
+    case "screen-wait":
+    case "watch":
+    case "command":
+    case "daemon-exit":
+      return executeTerminalStep(ctx, step);
   }
 }

@@ -5,6 +5,7 @@ import type { HttpBindings } from "@hono/node-server";
 import { Hono, type Context } from "hono";
 import { anthropicErrorBody } from "./anthropic-error.ts";
 import { answerCountTokens, answerMessages, errorAnswer, jsonAnswer, type Answer, type Received } from "./answer.ts";
+import type { ClientProcess } from "./client-process.ts";
 import { wallClockNow } from "./clock.ts";
 import type { RequestLogSink } from "./request-log.ts";
 import { trackedBody } from "./response-body.ts";
@@ -24,7 +25,12 @@ function loggedHeaders(headers: Headers): Record<string, string> {
   return Object.fromEntries([...headers].map(([name, value]) => [name, REDACTED_HEADERS.has(name) ? "[redacted]" : value]));
 }
 
-export function createMockApp(script: MockScript, log: RequestLogSink): Hono {
+export interface MockAppOptions {
+  // The local process at the other end of a connection (null: not found). When given, every entry records it.
+  clientProcess?: (socket: Socket) => ClientProcess | null;
+}
+
+export function createMockApp(script: MockScript, log: RequestLogSink, options: MockAppOptions = {}): Hono {
   const app = new Hono();
 
   async function respond(c: Context, decide: (received: Received) => Answer): Promise<Response> {
@@ -34,6 +40,7 @@ export function createMockApp(script: MockScript, log: RequestLogSink): Hono {
     const url = new URL(c.req.url);
     // Present when served by @hono/node-server; absent under app.request().
     const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+    const client = options.clientProcess && incoming ? options.clientProcess(incoming.socket) : null;
     // The raw bytes as received: the log must hold exactly what the client sent.
     const read = await c.req.arrayBuffer().then(
       (buffer) => new Uint8Array(buffer),
@@ -54,7 +61,11 @@ export function createMockApp(script: MockScript, log: RequestLogSink): Hono {
         headers: loggedHeaders(c.req.raw.headers),
         ...answer.classification,
         reply: answer.reply,
-        client: { remoteAddress: incoming?.socket.remoteAddress ?? null, remotePort: incoming?.socket.remotePort ?? null },
+        client: {
+          remoteAddress: incoming?.socket.remoteAddress ?? null,
+          remotePort: incoming?.socket.remotePort ?? null,
+          ...(options.clientProcess ? { pid: client?.pid ?? null, command: client?.command ?? null } : {}),
+        },
       },
       received.body,
     );

@@ -32,6 +32,9 @@ export const requestEntrySchema = z.object({
   client: z.object({
     remoteAddress: z.string().nullable(),
     remotePort: z.number().int().nullable(),
+    // Only when the server identifies clients: the sending process, null when it could not be found.
+    pid: z.number().int().nullable().optional(),
+    command: z.string().nullable().optional(),
   }),
 });
 

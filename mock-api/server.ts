@@ -1,9 +1,10 @@
 // Serves the mock app on 127.0.0.1, logging into a directory; close() ends every connection, stalled ones too.
 import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createAdaptorServer } from "@hono/node-server";
 import { createMockApp } from "./app.ts";
+import { findClientProcess, type ClientProcess } from "./client-process.ts";
 import { MockApiError } from "./errors.ts";
 import { FileRequestLog } from "./request-log.ts";
 import type { MockScript } from "./script.ts";
@@ -17,6 +18,8 @@ export interface MockServerOptions {
   // 0 (the default) picks a free port.
   port?: number;
   logDir: string;
+  // Record each request's sending process (pid, command line). Costs a /proc scan per connection, so it is opt-in.
+  identifyClients?: boolean;
 }
 
 export interface MockServer {
@@ -58,12 +61,20 @@ async function closeServer(server: Server, log: FileRequestLog): Promise<void> {
   await Promise.race([log.settled(), sleep(SETTLE_TIMEOUT_MS, undefined, { ref: false })]);
 }
 
-export async function startMockServer({ script, port = 0, logDir }: MockServerOptions): Promise<MockServer> {
+export async function startMockServer({ script, port = 0, logDir, identifyClients = false }: MockServerOptions): Promise<MockServer> {
   const log = new FileRequestLog(logDir);
-  const app = createMockApp(script, log);
+  // Looked up as each connection opens, while its process surely still holds it (a client may exit mid-request).
+  const clients = new WeakMap<Socket, ClientProcess | null>();
+  const clientProcess = (socket: Socket) => clients.get(socket) ?? null;
+  const app = createMockApp(script, log, identifyClients ? { clientProcess } : {});
   // Only plain HTTP/1.1 is served, so the adaptor's server is a node:http Server.
   // overrideGlobalObjects: false keeps the host process's own Request and Response untouched (the harness shares it).
   const server = createAdaptorServer({ fetch: app.fetch, hostname: HOST, overrideGlobalObjects: false }) as Server;
+  if (identifyClients) {
+    server.on("connection", (socket: Socket) => {
+      clients.set(socket, socket.remotePort && socket.localPort ? findClientProcess(socket.remotePort, socket.localPort) : null);
+    });
+  }
   await listen(server, port);
   const actualPort = (server.address() as AddressInfo).port;
   let closing: Promise<void> | undefined;

@@ -1,0 +1,30 @@
+// What every step executor works with: the run's live state, and how a step reports success or failure.
+import type { BinaryProbe } from "./capabilities.ts";
+import type { HeadlessSession } from "./headless-session.ts";
+import type { LiveRecordings } from "./live-recordings.ts";
+import type { ResolvedClaude } from "./release-cache.ts";
+import type { RunLayout } from "./run-layout.ts";
+import type { StepRecord } from "./run-record.ts";
+import type { TerminalSession } from "./terminal-session.ts";
+
+// A step that could not be carried out: the run ends with a harness error (ERROR), never a verdict.
+export class StepFailure extends Error {}
+
+export interface RunContext {
+  layout: RunLayout;
+  env: Record<string, string>;
+  claude: ResolvedClaude;
+  probe: BinaryProbe;
+  live: LiveRecordings;
+  sessions: Map<string, HeadlessSession>;
+  // Interactive UIs in pseudo-terminals, by session label.
+  terminals: Map<string, TerminalSession>;
+  abort: AbortSignal;
+  // Marks the moment the last awaited event was recorded (the floor of the run's wall time).
+  pointReached: () => void;
+}
+
+export interface StepOutcome {
+  outcome: StepRecord["outcome"];
+  detail: string | null;
+}

@@ -1,0 +1,149 @@
+// One interactive claude UI in a pseudo-terminal of a fixed size: node-pty drives it, @xterm/headless keeps the screen.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import xterm from "@xterm/headless";
+import { spawn, type IPty } from "node-pty";
+import type { SessionProcess, SessionRecording } from "./recordings.ts";
+import { sessionLayout, type RunLayout } from "./run-layout.ts";
+
+export interface TerminalFiles {
+  dir: string;
+  // The process record, in the same schema as a headless session's, so loadRecordings lists the terminal too.
+  sessionJson: string;
+  // {t, raw} JSON lines: every key sequence the harness typed.
+  input: string;
+  // {t, data} JSON lines: every chunk the UI wrote to the terminal, to replay the screen later.
+  output: string;
+}
+
+export function terminalFiles(run: RunLayout, label: string): TerminalFiles {
+  const files = sessionLayout(run, label);
+  return { dir: files.dir, sessionJson: files.sessionJson, input: files.stdin, output: path.join(files.dir, "terminal.jsonl") };
+}
+
+export interface TerminalSpawn {
+  label: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+  cols: number;
+  rows: number;
+  files: TerminalFiles;
+  // Called after every parsed output chunk or state change, so waiters re-check their predicates.
+  onChange: () => void;
+}
+
+const SIGNAL_NAMES = new Map(Object.entries(os.constants.signals).map(([name, number]) => [number, name]));
+
+export class TerminalSession {
+  readonly recording: SessionRecording;
+  readonly process: SessionProcess;
+  readonly exited: Promise<void>;
+  private readonly pty: IPty;
+  private readonly term: InstanceType<typeof xterm.Terminal>;
+  private lastOutputAt = Date.now();
+
+  constructor(private readonly spec: TerminalSpawn) {
+    fs.mkdirSync(spec.files.dir, { recursive: true });
+    for (const file of [spec.files.input, spec.files.output]) fs.writeFileSync(file, "");
+    this.process = {
+      label: spec.label,
+      argv: [spec.command, ...spec.args],
+      resumeOf: null,
+      pid: null,
+      startedAt: Date.now(),
+      endedAt: null,
+      exitCode: null,
+      signal: null,
+      stoppedBy: [],
+      sessionId: null,
+    };
+    this.recording = { label: spec.label, stdout: [], stdin: [], process: this.process };
+    this.term = new xterm.Terminal({ cols: spec.cols, rows: spec.rows, allowProposedApi: true, scrollback: 1000 });
+    // node-pty starts the child in a new session, so its pid is also its process group.
+    this.pty = spawn(spec.command, spec.args, { name: spec.env["TERM"] ?? "xterm-256color", cols: spec.cols, rows: spec.rows, cwd: spec.cwd, env: spec.env });
+    this.process.pid = this.pty.pid;
+    this.pty.onData((data) => {
+      this.lastOutputAt = Date.now();
+      fs.appendFileSync(spec.files.output, `${JSON.stringify({ t: Date.now(), data })}\n`);
+      // The screen reflects a chunk only once xterm has parsed it; waiters look after that.
+      this.term.write(data, () => spec.onChange());
+    });
+    this.exited = new Promise<void>((resolve) => {
+      this.pty.onExit(({ exitCode, signal }) => {
+        this.process.endedAt = Date.now();
+        this.process.exitCode = signal ? null : exitCode;
+        this.process.signal = signal ? (SIGNAL_NAMES.get(signal) ?? String(signal)) : null;
+        this.persist();
+        // Output still queued in xterm lands first, so the final screen is complete when `exited` resolves.
+        this.term.write("", () => {
+          spec.onChange();
+          resolve();
+        });
+      });
+    });
+    this.persist();
+  }
+
+  get running(): boolean {
+    return this.process.endedAt === null;
+  }
+
+  // The visible screen as text: each row without trailing blanks, trailing empty rows dropped.
+  screen(): string {
+    const buffer = this.term.buffer.active;
+    const rows: string[] = [];
+    for (let y = 0; y < this.term.rows; y += 1) rows.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? "");
+    while (rows.length > 0 && rows[rows.length - 1] === "") rows.pop();
+    return rows.join("\n");
+  }
+
+  // Resolves once every chunk received so far is on the screen.
+  settled(): Promise<void> {
+    return new Promise((resolve) => this.term.write("", resolve));
+  }
+
+  // Resolves once the UI has written nothing for quietMs (or maxMs passed), with the screen up to date: the moment
+  // to capture the screen after a keystroke, whose echo and re-render arrive as a burst.
+  async quiet(quietMs: number, maxMs: number): Promise<void> {
+    const deadline = Date.now() + maxMs;
+    for (;;) {
+      const idle = Date.now() - this.lastOutputAt;
+      if (idle >= quietMs || Date.now() >= deadline || !this.running) break;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(quietMs - idle, deadline - Date.now())));
+    }
+    await this.settled();
+  }
+
+  // Text as a terminal pastes it: between bracketed-paste markers when the UI asked for them, so a key pressed
+  // afterwards (Enter) is never taken as part of the paste, however late the UI reads its input.
+  paste(text: string): void {
+    this.write(this.term.modes.bracketedPasteMode ? `\x1b[200~${text}\x1b[201~` : text);
+  }
+
+  write(keys: string): void {
+    if (!this.running) throw new Error(`terminal ${this.spec.label}: the UI has already exited`);
+    const record = { t: Date.now(), raw: keys };
+    this.recording.stdin.push(record);
+    fs.appendFileSync(this.spec.files.input, `${JSON.stringify(record)}\n`);
+    this.pty.write(keys);
+  }
+
+  // Signals the UI's whole process group; detached daemons are out of its reach (the run's reaper finds them).
+  signal(signal: NodeJS.Signals): void {
+    if (!this.running || this.process.pid === null) return;
+    this.process.stoppedBy.push(signal);
+    try {
+      process.kill(-this.process.pid, signal);
+    } catch {
+      // The group is already gone.
+    }
+    this.persist();
+  }
+
+  private persist(): void {
+    fs.writeFileSync(this.spec.files.sessionJson, JSON.stringify(this.process, null, 2));
+  }
+}

@@ -1,0 +1,215 @@
+// Carries out the terminal step kinds: the interactive UI in a pty, keys, screen waits, watches, helper commands, daemon exit.
+import fs from "node:fs";
+import path from "node:path";
+import { execa } from "execa";
+import type { CommandView, Step, TerminalKey } from "../scenarios/types.ts";
+import { argvOf, daemonPids } from "./daemon-hygiene.ts";
+import { interactiveArgs, RUN_MARKER_VAR } from "./isolation.ts";
+import { findMarkedProcesses } from "./processes.ts";
+import { sessionLayout } from "./run-layout.ts";
+import { StepFailure, type RunContext, type StepOutcome } from "./run-context.ts";
+import { TerminalSession, terminalFiles } from "./terminal-session.ts";
+
+export type TerminalStep = Extract<Step, { kind: "terminal" | "type" | "press" | "screen-wait" | "watch" | "command" | "daemon-exit" }>;
+
+const KEYS: Record<TerminalKey, string> = {
+  enter: "\r",
+  escape: "\x1b",
+  tab: "\t",
+  "shift-tab": "\x1b[Z",
+  backspace: "\x7f",
+  up: "\x1b[A",
+  down: "\x1b[B",
+  right: "\x1b[C",
+  left: "\x1b[D",
+  "ctrl-b": "\x02",
+  "ctrl-c": "\x03",
+  "ctrl-d": "\x04",
+};
+
+const DEFAULT_COLS = 120;
+const DEFAULT_ROWS = 40;
+// From spawn to the prompt: a cold native release takes a few seconds on a 2-core machine.
+const READY_TIMEOUT_MS = 45_000;
+// A keystroke's echo and re-render arrive as a burst; the capture waits for it to end.
+const CAPTURE_QUIET_MS = 300;
+const CAPTURE_MAX_MS = 1_000;
+const ECHO_TIMEOUT_MS = 10_000;
+
+// The input box: a horizontal rule, then the prompt character at the start of the next row.
+export function promptReady(screen: string): boolean {
+  const rows = screen.split("\n");
+  return rows.some((row, i) => /^─{20,}$/.test(row.trim()) && /^[❯>](\s|$)/.test(rows[i + 1] ?? ""));
+}
+
+// Texts of the dialogs a fresh config shows before the prompt (onboarding, trust, API key, bypass permissions).
+export function dialogShown(screen: string): boolean {
+  return !promptReady(screen) && /Enter to confirm|Esc to cancel|Let's get started|Press Enter to continue/.test(screen);
+}
+
+const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 60);
+
+// Next file name in a directory of numbered captures: 001-…, 002-…, in the order they were taken.
+function numbered(dir: string, name: string, ext: string): string {
+  fs.mkdirSync(dir, { recursive: true });
+  return path.join(dir, `${String(fs.readdirSync(dir).length + 1).padStart(3, "0")}-${slug(name)}.${ext}`);
+}
+
+function terminal(ctx: RunContext, label: string): TerminalSession {
+  const found = ctx.terminals.get(label);
+  if (!found) throw new StepFailure(`the scenario uses terminal "${label}" before starting it`);
+  return found;
+}
+
+async function capture(ctx: RunContext, session: string, what: string): Promise<string> {
+  const t = terminal(ctx, session);
+  await t.quiet(CAPTURE_QUIET_MS, CAPTURE_MAX_MS);
+  const file = numbered(ctx.layout.screens, `${session}-${what}`, "txt");
+  fs.writeFileSync(file, `${t.screen()}\n`);
+  return path.relative(ctx.layout.root, file);
+}
+
+const withScreen = (message: string, screen: string) => `${message}; the screen:\n${screen}`;
+
+function running(ctx: RunContext, session: string): TerminalSession {
+  const t = terminal(ctx, session);
+  if (!t.running) throw new StepFailure(withScreen(`terminal "${session}" has already exited`, t.screen()));
+  return t;
+}
+
+const collapse = (text: string) => text.replace(/\s+/g, " ").trim();
+
+// Pastes the text, then waits for its echo, so the next key reaches an input that already holds it.
+async function typeText(ctx: RunContext, step: Extract<Step, { kind: "type" }>): Promise<StepOutcome> {
+  const t = running(ctx, step.session);
+  t.paste(step.text);
+  // The tail is what shows even when the input box wraps or scrolls a long text.
+  const tail = collapse(step.text).slice(-20);
+  const outcome = await ctx.live.waitUntil(() => collapse(t.screen()).includes(tail), ECHO_TIMEOUT_MS, ctx.abort);
+  if (outcome === "aborted") throw ctx.abort.reason as Error;
+  const shot = await capture(ctx, step.session, "typed");
+  if (outcome === "timeout") throw new StepFailure(withScreen(`the typed text did not show on the screen within ${ECHO_TIMEOUT_MS} ms`, t.screen()));
+  return { outcome: "ok", detail: shot };
+}
+
+async function startTerminal(ctx: RunContext, step: Extract<Step, { kind: "terminal" }>): Promise<StepOutcome> {
+  if (ctx.terminals.has(step.session)) throw new StepFailure(`terminal "${step.session}" is already started`);
+  const files = terminalFiles(ctx.layout, step.session);
+  const started = new TerminalSession({
+    label: step.session,
+    command: ctx.claude.command,
+    args: [...ctx.claude.args, ...interactiveArgs(sessionLayout(ctx.layout, step.session).debugLog, ctx.probe.flags), ...(step.extraArgs ?? [])],
+    env: { ...ctx.env, TERM: "xterm-256color" },
+    cwd: ctx.layout.work,
+    cols: step.cols ?? DEFAULT_COLS,
+    rows: step.rows ?? DEFAULT_ROWS,
+    files,
+    onChange: () => ctx.live.changed(),
+  });
+  ctx.terminals.set(step.session, started);
+  ctx.live.sessions.push(started.recording);
+  const outcome = await ctx.live.waitUntil(
+    () => promptReady(started.screen()) || dialogShown(started.screen()) || !started.running,
+    READY_TIMEOUT_MS,
+    ctx.abort,
+  );
+  if (outcome === "aborted") throw ctx.abort.reason as Error;
+  const shot = await capture(ctx, step.session, "start");
+  const screen = started.screen();
+  if (!started.running) throw new StepFailure(withScreen(`the UI exited before showing its prompt (exit ${started.process.exitCode ?? "-"}, signal ${started.process.signal ?? "-"})`, screen));
+  if (dialogShown(screen)) throw new StepFailure(withScreen("the UI opened a dialog instead of its prompt: the pre-seeded config misses a setting this release asks for", screen));
+  if (outcome === "timeout") throw new StepFailure(withScreen(`the UI showed no prompt within ${READY_TIMEOUT_MS} ms`, screen));
+  return { outcome: "ok", detail: `pid ${started.process.pid}, ${shot}` };
+}
+
+async function screenWait(ctx: RunContext, step: Extract<Step, { kind: "screen-wait" }>): Promise<StepOutcome> {
+  const t = terminal(ctx, step.session);
+  const outcome = await ctx.live.waitUntil((rec) => step.until({ screen: t.screen(), exited: !t.running, rec }), step.timeoutMs, ctx.abort);
+  if (outcome === "aborted") throw ctx.abort.reason as Error;
+  const shot = await capture(ctx, step.session, step.label);
+  if (outcome === "ok") {
+    ctx.pointReached();
+    return { outcome: "ok", detail: shot };
+  }
+  if (step.onTimeout === "inconclusive") return { outcome: "timeout", detail: `not reached within ${step.timeoutMs} ms, ${shot}` };
+  throw new StepFailure(withScreen(`timed out after ${step.timeoutMs} ms waiting for: ${step.label}`, t.screen()));
+}
+
+async function watch(ctx: RunContext, step: Extract<Step, { kind: "watch" }>): Promise<StepOutcome> {
+  const started = Date.now();
+  const outcome = await ctx.live.waitUntil(step.until, step.timeoutMs, ctx.abort);
+  if (outcome === "aborted") throw ctx.abort.reason as Error;
+  if (outcome === "ok") ctx.pointReached();
+  return { outcome: "ok", detail: outcome === "ok" ? `seen after ${Date.now() - started} ms` : `not seen within ${step.timeoutMs} ms` };
+}
+
+async function runCommand(ctx: RunContext, step: Extract<Step, { kind: "command" }>): Promise<StepOutcome> {
+  let args: string[];
+  try {
+    const screens = Object.fromEntries([...ctx.terminals].map(([label, t]) => [label, t.screen()]));
+    args = typeof step.args === "function" ? step.args({ screens, rec: ctx.live } satisfies CommandView) : step.args;
+  } catch (error) {
+    throw new StepFailure(`could not build the arguments of "${step.label}": ${(error as Error).message}`);
+  }
+  const startedAt = Date.now();
+  const child = execa(ctx.claude.command, [...ctx.claude.args, ...args], {
+    env: ctx.env,
+    extendEnv: false,
+    cwd: ctx.layout.work,
+    stdin: "ignore",
+    reject: false,
+    timeout: step.timeoutMs,
+    cancelSignal: ctx.abort,
+  });
+  const result = await child;
+  const record = {
+    label: step.label,
+    argv: [ctx.claude.command, ...ctx.claude.args, ...args],
+    pid: child.pid ?? null,
+    startedAt,
+    endedAt: Date.now(),
+    exitCode: result.exitCode ?? null,
+    signal: result.signal ?? null,
+    timedOut: result.timedOut,
+    stdout: String(result.stdout),
+    stderr: String(result.stderr),
+  };
+  const file = numbered(ctx.layout.commands, step.label, "json");
+  fs.writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
+  if (ctx.abort.aborted) throw ctx.abort.reason as Error;
+  const how = record.timedOut ? `timed out after ${step.timeoutMs} ms` : `exit ${record.exitCode ?? "-"} signal ${record.signal ?? "-"}`;
+  return { outcome: "ok", detail: `claude ${args.join(" ")}: ${how}, ${path.relative(ctx.layout.root, file)}` };
+}
+
+async function daemonExit(ctx: RunContext, step: Extract<Step, { kind: "daemon-exit" }>): Promise<StepOutcome> {
+  const marker = { name: RUN_MARKER_VAR, value: ctx.env[RUN_MARKER_VAR] ?? "" };
+  const before = daemonPids(marker);
+  const started = Date.now();
+  const outcome = await ctx.live.waitUntil(() => daemonPids(marker).length === 0, step.timeoutMs, ctx.abort);
+  if (outcome === "aborted") throw ctx.abort.reason as Error;
+  if (outcome === "timeout") throw new StepFailure(`the daemon (pid ${daemonPids(marker).join(", ")}) was still running ${step.timeoutMs} ms later`);
+  const seen = before.length === 0 ? "no daemon was running" : `daemon pid ${before.join(", ")} exited after ${Date.now() - started} ms`;
+  // What the daemon left running is for the reaper to end; the record says what it was.
+  const left = findMarkedProcesses(marker.name, marker.value).map((pid) => `${pid} (${argvOf(pid).slice(1, 3).join(" ")})`);
+  return { outcome: "ok", detail: left.length === 0 ? seen : `${seen}; still running: ${left.join(", ")}` };
+}
+
+export async function executeTerminalStep(ctx: RunContext, step: TerminalStep): Promise<StepOutcome> {
+  switch (step.kind) {
+    case "terminal":
+      return startTerminal(ctx, step);
+    case "type":
+      return typeText(ctx, step);
+    case "press":
+      running(ctx, step.session).write(step.keys.map((key) => KEYS[key]).join(""));
+      return { outcome: "ok", detail: await capture(ctx, step.session, `pressed ${step.keys.join(" ")}`) };
+    case "screen-wait":
+      return screenWait(ctx, step);
+    case "watch":
+      return watch(ctx, step);
+    case "command":
+      return runCommand(ctx, step);
+    case "daemon-exit":
+      return daemonExit(ctx, step);
+  }
+}

@@ -1,0 +1,132 @@
+// Seed 001: `/background` typed while a foreground tool runs must hand the in-flight turn on, answered exactly once.
+import { z } from "zod";
+import { checkContinuation, turnAnswered } from "../checker/continuation.ts";
+import { judge } from "../checker/verdict.ts";
+import type { Recordings } from "../harness/recordings.ts";
+import type { MockScriptInput } from "../mock-api/script.ts";
+import { count, milliseconds } from "./params.ts";
+import { bash, nodeWait, text } from "./replies.ts";
+import { defineScenario, type CommandView, type Step } from "./types.ts";
+
+const MARKER = "CCREPRO_BGTURN_7Q";
+const PROMPT = `${MARKER} run the slow command, then reply with exactly the word: finished`;
+const TOOL_DONE = "SLOW_TOOL_DONE";
+const UI = "ui";
+// After the answer, how long the log must stay quiet before the watch ends: a second answer would come in this window.
+const QUIET_MS = 5_000;
+
+const params = z.strictObject({
+  // How long the foreground tool runs when nobody interrupts it.
+  toolMs: milliseconds(20_000, 120_000),
+  // Seconds of tool run time the UI shows before `/background` is typed.
+  backgroundAfter: count(3, 1, 60),
+});
+type Params = z.output<typeof params>;
+
+function mockScript({ toolMs }: Params): MockScriptInput {
+  return {
+    streams: [{ stream: "main", firstUserContains: MARKER, hasTool: "Bash" }],
+    defaultStream: "side",
+    // Step 0 (the prompt, and any re-send of it) gets the slow tool call; whatever follows it gets the answer.
+    replies: { main: { "0": bash(`${nodeWait(toolMs)}; echo ${TOOL_DONE}`, "slow foreground wait"), "*": text("finished") } },
+  };
+}
+
+// The elapsed time the UI shows for the running tool, on the rows from its command on: "Running… (5s)" on older
+// releases, "$ node -e … (5s)" on newer ones. The spinner's "(5s · ↓ 27 tokens)" does not match.
+function toolSecondsShown(screen: string): number {
+  const rows = screen.split("\n");
+  const at = rows.findIndex((row) => row.includes(TOOL_DONE));
+  const shown = at === -1 ? null : /\((\d+)s\)/.exec(rows.slice(at, at + 3).join("\n"));
+  return shown ? Number(shown[1]) : 0;
+}
+
+const toolCallDelivered = (rec: Recordings) =>
+  rec.requests.some((r) => r.stream === "main" && r.reply.stopReason === "tool_use" && rec.responseEnds.get(r.seq)?.outcome === "complete");
+
+// Another process than the UI answered the turn, nothing is in flight, and the log has been quiet for QUIET_MS.
+// The UI's own answer does not end the watch: it may come on its way out, before the background session's.
+function answeredAndQuiet(rec: Recordings): boolean {
+  const ui = rec.sessions.find((s) => s.label === UI)?.process?.pid ?? null;
+  if (!turnAnswered(rec, "main", ui)) return false;
+  if (rec.requests.some((r) => !rec.responseEnds.has(r.seq))) return false;
+  const last = Math.max(...rec.requests.map((r) => r.receivedAt), ...[...rec.responseEnds.values()].map((e) => e.endedAt));
+  return Date.now() - last >= QUIET_MS;
+}
+
+// The id the UI printed when it handed the session over: "backgrounded · 5db190b0".
+function backgroundedId(screen: string): string | null {
+  return /backgrounded · ([0-9a-f]{6,})/.exec(screen)?.[1] ?? null;
+}
+
+function sessionId({ screens }: CommandView): string {
+  const id = backgroundedId(screens[UI] ?? "");
+  if (!id) throw new Error("the UI never printed `backgrounded · <id>`");
+  return id;
+}
+
+function steps(p: Params): Step[] {
+  return [
+    { kind: "terminal", session: UI },
+    { kind: "type", session: UI, text: PROMPT },
+    { kind: "press", session: UI, keys: ["enter"] },
+    {
+      kind: "screen-wait",
+      session: UI,
+      label: `the slow tool has run ${p.backgroundAfter} s`,
+      until: ({ screen, rec }) => toolCallDelivered(rec) && toolSecondsShown(screen) >= p.backgroundAfter,
+      timeoutMs: 30_000 + p.backgroundAfter * 1000,
+    },
+    { kind: "type", session: UI, text: "/background" },
+    {
+      kind: "screen-wait",
+      session: UI,
+      label: "the input line holds /background",
+      until: ({ screen }) => /^❯\s*\/background\s*$/m.test(screen),
+      timeoutMs: 10_000,
+    },
+    { kind: "press", session: UI, keys: ["enter"] },
+    {
+      kind: "screen-wait",
+      session: UI,
+      label: "the UI backgrounded the session and exited",
+      until: ({ screen, exited }) => exited && backgroundedId(screen) !== null,
+      timeoutMs: 30_000,
+    },
+    { kind: "command", label: "agents", args: ["agents", "--json"], timeoutMs: 30_000 },
+    {
+      kind: "watch",
+      label: "another process answers the turn, then the log stays quiet",
+      until: answeredAndQuiet,
+      // The background session may run the whole tool again before it answers.
+      timeoutMs: p.toolMs + 30_000,
+    },
+    { kind: "command", label: "logs", args: (view) => ["logs", sessionId(view)], timeoutMs: 30_000 },
+    { kind: "command", label: "stop", args: (view) => ["stop", sessionId(view)], timeoutMs: 30_000 },
+    { kind: "daemon-exit", label: "the transient daemon exited", timeoutMs: 30_000 },
+  ];
+}
+
+export default defineScenario({
+  name: "background-mid-turn",
+  summary: "`/background` typed while a foreground tool runs hands the in-flight turn to the background session, which answers it exactly once.",
+  source: "seed 001 (../shared/seeds/001_e3a1e50d4ceb6b47.txt), anthropics/claude-code#62118",
+  params,
+  mockScript,
+  steps,
+  check(rec) {
+    const ui = rec.sessions.find((s) => s.label === UI);
+    const result = checkContinuation(rec, { stream: "main", foregroundPid: ui?.process?.pid ?? null });
+    return judge(result.reached, result.findings, result.notes);
+  },
+  known: [
+    {
+      versions: "2.1.150",
+      verdict: "RED",
+      finding: "turn-dropped",
+      note: "the background session never continues the turn (seed 001); in about half the runs the exiting UI also reports the tool as killed (Exit code 137, tool-killed)",
+    },
+    { versions: "2.1.332", verdict: "GREEN", note: "the background session re-sends the prompt, runs the tool again and answers once (turn-rerun, informational)" },
+  ],
+  timeoutMs: 240_000,
+});

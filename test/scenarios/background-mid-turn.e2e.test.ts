@@ -1,0 +1,55 @@
+// Seed 001 on real releases: /background typed mid-tool through the interactive UI; the turn is dropped on 2.1.150
+// and handed on on 2.1.332. Also the hygiene: no process and no daemon socket directory outlives a run.
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { daemonSocketDir } from "../../harness/daemon-hygiene.ts";
+import { RUN_MARKER_VAR } from "../../harness/isolation.ts";
+import { findMarkedProcesses } from "../../harness/processes.ts";
+import { runLayout } from "../../harness/run-layout.ts";
+import type { RunResult } from "../../harness/run-scenario.ts";
+import { E2E_TIMEOUT_MS, runOnRelease } from "../e2e-run.ts";
+
+const SCENARIO = "background-mid-turn";
+
+function command(runDir: string, label: string): { exitCode: number | null; stdout: string } {
+  const file = fs.readdirSync(runLayout(runDir).commands).find((name) => name.endsWith(`-${label}.json`));
+  if (!file) throw new Error(`no ${label} command in ${runDir}`);
+  return JSON.parse(fs.readFileSync(path.join(runLayout(runDir).commands, file), "utf8"));
+}
+
+// Every step ran, the screens are in the run directory, and nothing of the run is left: processes or daemon sockets.
+function expectCleanRun({ runDir, record }: RunResult): void {
+  expect(record.harnessError).toBeNull();
+  expect(record.steps.map((s) => s.outcome)).toEqual(record.steps.map(() => "ok"));
+  const screens = fs.readdirSync(runLayout(runDir).screens);
+  expect(screens.length).toBeGreaterThanOrEqual(8);
+  const last = fs.readFileSync(path.join(runLayout(runDir).screens, screens.sort().at(-1)!), "utf8");
+  expect(last).toMatch(/backgrounded · [0-9a-f]{8}/);
+  expect(command(runDir, "stop")).toMatchObject({ exitCode: 0 });
+  expect(record.processes.survivors).toEqual([]);
+  expect(findMarkedProcesses(RUN_MARKER_VAR, record.id)).toEqual([]);
+  expect(fs.existsSync(daemonSocketDir(runLayout(runDir).config))).toBe(false);
+}
+
+describe(SCENARIO, { timeout: E2E_TIMEOUT_MS }, () => {
+  it("is RED turn-dropped on 2.1.150: the background session never continues the turn", async () => {
+    const run = await runOnRelease(SCENARIO, "2.1.150");
+    expectCleanRun(run);
+    expect(run.record.result?.verdict).toBe("RED");
+    expect(run.record.result?.findings.map((f) => f.id)).toContain("turn-dropped");
+  });
+
+  it("is GREEN on 2.1.332, in two parallel runs that each see only their own background session", async () => {
+    const runs = await Promise.all([runOnRelease(SCENARIO, "2.1.332"), runOnRelease(SCENARIO, "2.1.332")]);
+    for (const run of runs) {
+      expectCleanRun(run);
+      expect(run.record.result?.verdict).toBe("GREEN");
+      const rerun = run.record.result!.findings.find((f) => f.id === "turn-rerun");
+      expect(rerun).toMatchObject({ red: false, data: { toolRanAgain: true } });
+      const agents = JSON.parse(command(run.runDir, "agents").stdout) as { cwd: string }[];
+      expect(agents.map((a) => a.cwd)).toEqual([runLayout(run.runDir).work]);
+    }
+    expect(daemonSocketDir(runLayout(runs[0].runDir).config)).not.toBe(daemonSocketDir(runLayout(runs[1].runDir).config));
+  });
+});
