@@ -3,7 +3,7 @@ import fs from "node:fs";
 import readline from "node:readline";
 import { setTimeout as delay } from "node:timers/promises";
 import { execa, type ResultPromise } from "execa";
-import { toStdoutRecord, type SessionProcess, type SessionRecording } from "./recordings.ts";
+import { startingProcess, toStdoutRecord, type SessionProcess, type SessionRecording } from "./recordings.ts";
 import type { SessionLayout } from "./run-layout.ts";
 import { isSystem } from "./stream-events.ts";
 
@@ -33,18 +33,7 @@ export class HeadlessSession {
   constructor(private readonly spec: SessionSpawn) {
     fs.mkdirSync(spec.files.dir, { recursive: true });
     for (const file of [spec.files.stdout, spec.files.stdin]) fs.writeFileSync(file, "");
-    this.process = {
-      label: spec.label,
-      argv: [spec.command, ...spec.args],
-      resumeOf: spec.resumeOf,
-      pid: null,
-      startedAt: Date.now(),
-      endedAt: null,
-      exitCode: null,
-      signal: null,
-      stoppedBy: [],
-      sessionId: null,
-    };
+    this.process = startingProcess(spec.label, [spec.command, ...spec.args], spec.resumeOf);
     this.recording = { label: spec.label, stdout: [], stdin: [], process: this.process };
     this.child = execa(spec.command, spec.args, {
       env: spec.env,

@@ -36,6 +36,11 @@ export const sessionProcessSchema = z.object({
 });
 export type SessionProcess = z.infer<typeof sessionProcessSchema>;
 
+// The record of a process about to start; the session fills in its pid, exit and session id as they happen.
+export function startingProcess(label: string, argv: string[], resumeOf: string | null): SessionProcess {
+  return { label, argv, resumeOf, pid: null, startedAt: Date.now(), endedAt: null, exitCode: null, signal: null, stoppedBy: [], sessionId: null };
+}
+
 export interface SessionRecording {
   label: string;
   stdout: StdoutRecord[];

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import xterm from "@xterm/headless";
 import { spawn, type IPty } from "node-pty";
-import type { SessionProcess, SessionRecording } from "./recordings.ts";
+import { startingProcess, type SessionProcess, type SessionRecording } from "./recordings.ts";
 import { sessionLayout, type RunLayout } from "./run-layout.ts";
 
 export interface TerminalFiles {
@@ -48,18 +48,7 @@ export class TerminalSession {
   constructor(private readonly spec: TerminalSpawn) {
     fs.mkdirSync(spec.files.dir, { recursive: true });
     for (const file of [spec.files.input, spec.files.output]) fs.writeFileSync(file, "");
-    this.process = {
-      label: spec.label,
-      argv: [spec.command, ...spec.args],
-      resumeOf: null,
-      pid: null,
-      startedAt: Date.now(),
-      endedAt: null,
-      exitCode: null,
-      signal: null,
-      stoppedBy: [],
-      sessionId: null,
-    };
+    this.process = startingProcess(spec.label, [spec.command, ...spec.args], null);
     this.recording = { label: spec.label, stdout: [], stdin: [], process: this.process };
     this.term = new xterm.Terminal({ cols: spec.cols, rows: spec.rows, allowProposedApi: true, scrollback: 1000 });
     // node-pty starts the child in a new session, so its pid is also its process group.
