@@ -103,14 +103,15 @@ export class HeadlessSession {
     this.persist();
   }
 
-  // Signals the whole process group: the binary and whatever it spawned without detaching.
+  // Signals the binary alone, as an orchestrator stopping it would (the Agent SDK kills the process, not its group):
+  // what it spawned is left to the binary's own handling, and the run's reaper ends whatever outlives it.
   signal(signal: NodeJS.Signals): void {
     if (!this.running || this.process.pid === null) return;
     this.process.stoppedBy.push(signal);
     try {
-      process.kill(-this.process.pid, signal);
+      process.kill(this.process.pid, signal);
     } catch {
-      // The group is already gone.
+      // Already gone.
     }
     this.persist();
   }

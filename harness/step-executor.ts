@@ -6,6 +6,9 @@ import { StepFailure, type RunContext, type StepOutcome } from "./run-context.ts
 import { sessionLayout } from "./run-layout.ts";
 import { executeTerminalStep } from "./terminal-steps.ts";
 
+// How long a signalled session gets to exit before the next, harder signal.
+const SIGNAL_GRACE_MS = 10_000;
+
 function session(ctx: RunContext, label: string): HeadlessSession {
   const found = ctx.sessions.get(label);
   if (!found) throw new StepFailure(`the scenario uses session "${label}" before starting it`);
@@ -77,9 +80,17 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepOutc
       const exitedInGrace = await within(target.exited, step.graceMs);
       if (exitedInGrace || step.how === "stdin") return { outcome: "ok", detail: exitedInGrace ? "exited after stdin closed" : "still running" };
       target.signal(step.how === "sigterm" ? "SIGTERM" : "SIGKILL");
-      const exited = await within(target.exited, 10_000);
-      if (!exited) throw new StepFailure(`session ${step.session} did not exit within 10 s of ${step.how}`);
-      return { outcome: "ok", detail: `exit ${target.process.exitCode ?? "-"} signal ${target.process.signal ?? "-"}` };
+      let escalated = false;
+      if (!(await within(target.exited, SIGNAL_GRACE_MS)) && step.how === "sigterm") {
+        // A binary that ignores SIGTERM is still stopped; the record says how.
+        target.signal("SIGKILL");
+        escalated = true;
+      }
+      if (!(await within(target.exited, SIGNAL_GRACE_MS))) {
+        throw new StepFailure(`session ${step.session} did not exit within ${SIGNAL_GRACE_MS / 1000} s of ${escalated ? "SIGTERM and then SIGKILL" : step.how}`);
+      }
+      const how = `exit ${target.process.exitCode ?? "-"} signal ${target.process.signal ?? "-"}`;
+      return { outcome: "ok", detail: escalated ? `${how} (SIGTERM ignored, escalated to SIGKILL)` : how };
     }
     case "pause":
       await new Promise((resolve) => setTimeout(resolve, step.ms));

@@ -133,7 +133,7 @@ describe("process fixtures", () => {
     expect(scanForRun(runId)).toEqual(expect.arrayContaining(all));
   });
 
-  it("ignore-term survives SIGTERM to its whole group", async () => {
+  it("ignore-term survives SIGTERM", async () => {
     const f = await startFixture(newRunId(), "ignore-term");
     f.session.signal("SIGTERM");
     await new Promise((resolve) => setTimeout(resolve, 500));
