@@ -1,6 +1,7 @@
 // Where a conversation stream paused and continued — idle-then-woken (resume) or process-then-`--resume` (stop) — from the recordings alone.
 import type { RequestEntry } from "../mock-api/log-entry.ts";
 import type { Recordings, SessionProcess } from "../harness/recordings.ts";
+import { isModelRequest } from "./model-request.ts";
 
 export type BoundaryKind = "resume" | "stop";
 export const BOUNDARY_KINDS: readonly BoundaryKind[] = ["resume", "stop"];
@@ -22,10 +23,6 @@ export interface BoundaryOptions {
 
 export function describeBoundary(b: Boundary): string {
   return `${b.kind} boundary ${b.index} (${b.stream}): req ${b.before} → req ${b.after}`;
-}
-
-function isModelRequest(entry: RequestEntry): entry is RequestEntry & { stream: string } {
-  return entry.stream !== null && entry.path.split("?")[0]?.endsWith("/v1/messages") === true;
 }
 
 // The client saw the turn end: a complete reply whose stop reason does not make it call again on its own

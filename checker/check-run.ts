@@ -18,6 +18,9 @@ export function checkRecordedRun(runDir: string): CheckResult {
     return harnessFailure(`run.json is damaged: ${(error as Error).message}`);
   }
   if (record.harnessError) return harnessFailure(record.harnessError);
+  if (!record.recordingComplete) return harnessFailure("the recording was cut short (ccrepro stopped before the run ended); its logs may be partial");
+  const failedStep = record.steps.find((step) => step.outcome === "error");
+  if (failedStep) return harnessFailure(`step ${failedStep.index + 1} (${failedStep.label}) failed: ${failedStep.detail ?? "no detail"}`);
   const scenario = findScenario(record.scenario);
   if (!scenario) return harnessFailure(`run.json names an unknown scenario "${record.scenario}"`);
   const params = scenario.params.safeParse(record.params);
@@ -25,6 +28,7 @@ export function checkRecordedRun(runDir: string): CheckResult {
   try {
     return scenario.check(loadRecordings(runDir), params.data);
   } catch (error) {
-    return harnessFailure(`the checker failed on this run: ${(error as Error).stack ?? String(error)}`);
+    // A damaged log (a missing body, a cut line) is the usual cause; the message names it, a stack would bury it.
+    return harnessFailure(`the checker could not read this run: ${(error as Error).message}`);
   }
 }

@@ -2,6 +2,7 @@
 import type { Recordings } from "../harness/recordings.ts";
 import type { RequestEntry } from "../mock-api/log-entry.ts";
 import { isJsonObject, type Json } from "./json-value.ts";
+import { streamRequests } from "./model-request.ts";
 import { readMessagesBody, type Message } from "./request-body.ts";
 import { finding, type Finding } from "./verdict.ts";
 
@@ -68,13 +69,27 @@ const KILLED_WORDS = /\bkill(ed)?\b|SIGKILL|SIGTERM|terminated|interrupted|abort
 const answeredEntry = (log: Pick<RequestLog, "responseEnds">, entry: RequestEntry) =>
   entry.reply.stopReason === "end_turn" && log.responseEnds.get(entry.seq)?.outcome === "complete";
 
-const streamRequests = (log: Pick<RequestLog, "requests">, stream: string) =>
-  log.requests.filter((r) => r.stream === stream && r.method === "POST" && r.path === "/v1/messages");
+const sessionOf = (entry: RequestEntry) => entry.headers["x-claude-code-session-id"] ?? null;
 
-// Whether a request of the stream got the turn's answer, optionally only counting requests not sent by `notBy`
-// (a pid). Cheap enough for a live wait: log entries only, no bodies.
+// The stream's request whose reply was a tool call: the turn in flight. Its session id is the foreground's.
+const originalIndex = (entries: readonly RequestEntry[]) => entries.findIndex((entry) => entry.reply.stopReason === "tool_use");
+
+// Who sent a request: the foreground UI (pid `foregroundPid`) or another process. A process that exits mid-request can
+// vanish before the mock finds it; its session id (that of the original request) still says who it was.
+function attribute(entry: RequestEntry, foregroundPid: number | null, originalSession: string | null): Pick<TurnRequest, "foreground" | "foregroundBy"> {
+  const pid = entry.client.pid ?? null;
+  if (pid !== null && foregroundPid !== null) return { foreground: pid === foregroundPid, foregroundBy: "pid" };
+  if (originalSession !== null && sessionOf(entry) === originalSession) return { foreground: true, foregroundBy: "session-id" };
+  return { foreground: null, foregroundBy: null };
+}
+
+// Whether a request of the stream got the turn's answer, optionally only counting requests not sent by the
+// foreground UI of pid `notBy` (attributed as classifyTurn does). Cheap enough for a live wait: log entries only, no bodies.
 export function turnAnswered(log: Pick<RequestLog, "requests" | "responseEnds">, stream: string, notBy: number | null = null): boolean {
-  return streamRequests(log, stream).some((entry) => answeredEntry(log, entry) && (notBy === null || entry.client.pid !== notBy));
+  const entries = streamRequests(log.requests, stream);
+  const at = originalIndex(entries);
+  const originalSession = at === -1 ? null : sessionOf(entries[at]!);
+  return entries.some((entry) => answeredEntry(log, entry) && (notBy === null || attribute(entry, notBy, originalSession).foreground !== true));
 }
 
 function blocks(message: Message): Json[] {
@@ -108,18 +123,14 @@ function lastToolExchange(messages: Message[]): { producer: number | null; resul
 }
 
 export function classifyTurn(log: RequestLog, options: ContinuationOptions): TurnReport {
-  const entries = streamRequests(log, options.stream);
-  const at = entries.findIndex((entry) => entry.reply.stopReason === "tool_use");
+  const entries = streamRequests(log.requests, options.stream);
+  const at = originalIndex(entries);
   if (at === -1) return { requests: [] };
-  const sessionOf = (entry: RequestEntry) => entry.headers["x-claude-code-session-id"] ?? null;
   const originalSession = sessionOf(entries[at]!);
   const requests = entries.slice(at).map((entry, i): TurnRequest => {
     const exchange = i === 0 ? null : lastToolExchange(readMessagesBody(log, entry.seq).messages);
     const step = entry.step ?? 0;
     const pid = entry.client.pid ?? null;
-    // A process that exits mid-request can vanish before the mock finds it; its session id still says who it was.
-    const byPid = pid !== null && options.foregroundPid !== null;
-    const bySession = !byPid && originalSession !== null && sessionOf(entry) === originalSession;
     return {
       seq: entry.seq,
       step,
@@ -129,8 +140,7 @@ export function classifyTurn(log: RequestLog, options: ContinuationOptions): Tur
       sessionId: sessionOf(entry),
       pid,
       command: entry.client.command ?? null,
-      foreground: byPid ? pid === options.foregroundPid : bySession ? true : null,
-      foregroundBy: byPid ? "pid" : bySession ? "session-id" : null,
+      ...attribute(entry, options.foregroundPid, originalSession),
       answered: answeredEntry(log, entry),
       stopReason: entry.reply.stopReason,
     };
@@ -225,10 +235,17 @@ export function checkContinuation(log: RequestLog, options: ContinuationOptions)
     );
   }
 
+  // The point is an answer the turn got after the hand-over: one the exiting UI got is lost with it, so only an answer
+  // to a request not sent by the foreground counts (an unidentified sender counts, as it does for handedOn).
+  const answeredAfterHandOver = answers.filter((r) => r.foreground !== true);
+  const seqs = (rs: TurnRequest[]) => rs.map((r) => `req ${r.seq}`).join(", ");
+  const lostAnswers = answers.length > 0 ? `; only the exiting foreground UI got an answer (${seqs(answers)}), which is lost with it` : "";
   const reached: ContinuationCheck["reached"] = finishedInForeground
     ? { ok: false, reason: `the foreground finished the tool itself (req ${finishedInForeground.seq}): /background came after the turn's tool call` }
-    : handedOn.length > 0 && answers.length === 0
-      ? { ok: false, reason: `the turn was continued (req ${handedOn.map((r) => r.seq).join(", ")}) but never answered` }
-      : { ok: true };
+    : answeredAfterHandOver.length > 0
+      ? { ok: true }
+      : handedOn.length > 0
+        ? { ok: false, reason: `the turn was continued by another process (${seqs(handedOn)}) but never answered there${lostAnswers}` }
+        : { ok: false, reason: `no process but the exiting foreground UI continued the turn${lostAnswers}` };
   return { findings, reached, notes };
 }

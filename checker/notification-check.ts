@@ -1,7 +1,8 @@
 // Whether task notifications (and the prompt prefix around them) keep their bytes across each boundary of a stream.
 import type { Recordings } from "../harness/recordings.ts";
 import { BOUNDARY_KINDS, describeBoundary, findBoundaries, type Boundary, type BoundaryKind } from "./boundaries.ts";
-import { normalise, type NormaliseContext } from "./normalise.ts";
+import { runLayout } from "../harness/run-layout.ts";
+import { normalise, runPathsOf, type NormaliseContext } from "./normalise.ts";
 import { extractNotifications, maskNotifications, type NotificationOccurrence } from "./notifications.ts";
 import { comparePrefix, type PrefixComparison } from "./prefix.ts";
 import { readMessagesBody } from "./request-body.ts";
@@ -122,7 +123,8 @@ function prefixFindings(b: Boundary, prefix: PrefixComparison): Finding[] {
 
 export function checkNotificationStability(rec: Recordings, options: NotificationCheckOptions = {}): NotificationCheck {
   const kinds = options.kinds ?? BOUNDARY_KINDS;
-  const ctx = options.normalise ?? {};
+  // The run's own directories are named alike in every request; placeholders matter when runs are compared.
+  const ctx = options.normalise ?? (rec.runDir ? { runPaths: runPathsOf(runLayout(rec.runDir)) } : {});
   const boundaries = findBoundaries(rec, { streams: options.streams }).filter((b) => kinds.includes(b.kind));
   const findings: Finding[] = [];
   const notes: string[] = [];

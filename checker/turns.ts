@@ -27,7 +27,7 @@ import {
   type TurnTimeline,
 } from "./turn-timeline.ts";
 
-// Scenarios read the timeline through this module; the builder lives next to its types.
+// Re-exported so a caller of the grammar needs one import; the builder lives next to its types.
 export { buildTurnTimeline, type TurnTimeline } from "./turn-timeline.ts";
 
 export const TURN_FINDINGS = [

@@ -36,7 +36,9 @@ export function finding(input: FindingInput): Finding {
   return findingSchema.parse(input);
 }
 
-// A scenario's verdict from its findings: RED if any finding is red, otherwise GREEN — only once the point was reached.
+// A scenario's verdict from its findings. RED needs evidence, and a red finding is that evidence even when a later
+// point of the scenario was not reached (the bug showed before it). Without evidence either way the verdict is
+// INCONCLUSIVE, and GREEN only once the point was reached.
 export function judge(reached: { ok: true } | { ok: false; reason: string }, findings: Finding[], notes: string[] = []): CheckResult {
   const red = findings.filter((f) => f.red);
   if (red.length > 0) {

@@ -13,9 +13,18 @@ import { registerScenariosCommand } from "./commands/scenarios.ts";
 import { registerVersionsCommand } from "./commands/versions.ts";
 import { createCliContext } from "./context.ts";
 
-// Usage and input errors (unknown scenario or version, bad parameter, busy port) exit 3, like a harness ERROR:
-// in both cases no verdict about the binary was reached.
+// Usage and input errors (unknown scenario or version, bad parameter, busy port) and ccrepro's own crashes exit 3,
+// like a harness ERROR: no verdict about the binary was reached. Never 1, which means RED.
 export const EXIT_USER_ERROR = 3;
+
+// With `--exit-codes git-bisect`, git must not read a failure to test as "bad": a binary the build did not produce
+// is "skip" (125), anything else that stops the test is "abort" (128).
+function gitBisectExit(error: unknown): number {
+  return error instanceof UserError && error.code === "MISSING_BINARY" ? 125 : 128;
+}
+
+const wantsGitBisectCodes = (argv: string[]) =>
+  argv.includes("--exit-codes=git-bisect") || argv.some((word, i) => word === "--exit-codes" && argv[i + 1] === "git-bisect");
 
 export async function main(argv: string[]): Promise<number> {
   let exitCode = 0;
@@ -44,11 +53,10 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: "user" });
     return exitCode;
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT_USER_ERROR;
-    if (error instanceof UserError) {
-      ctx.note(`ccrepro: ${error.message}`);
-      return EXIT_USER_ERROR;
-    }
-    throw error;
+    if (error instanceof CommanderError && error.exitCode === 0) return 0;
+    if (error instanceof UserError) ctx.note(`ccrepro: ${error.message}`);
+    // A bug of ccrepro's: its stack is what a maintainer needs.
+    else if (!(error instanceof CommanderError)) ctx.note(`ccrepro: unexpected failure\n${(error as Error).stack ?? String(error)}`);
+    return wantsGitBisectCodes(argv) ? gitBisectExit(error) : EXIT_USER_ERROR;
   }
 }

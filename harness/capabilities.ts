@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { execa } from "execa";
 import { z } from "zod";
+import { probeVersion } from "./binary-info.ts";
 import { cacheDir, type ResolvedClaude } from "./release-cache.ts";
 
 const probeSchema = z.object({
@@ -48,30 +49,44 @@ const probeEnv = (home: string) => ({
   DISABLE_ERROR_REPORTING: "1",
 });
 
+// A damaged or outdated cache entry is no entry: the binary is probed again.
+function readCachedProbe(file: string): BinaryProbe | null {
+  try {
+    const cached = probeSchema.safeParse(JSON.parse(fs.readFileSync(file, "utf8")));
+    return cached.success ? cached.data : null;
+  } catch {
+    return null;
+  }
+}
+
+const PROBE_TIMEOUT_MS = 30_000;
+
 // Probes once per binary (keyed by its sha256) and caches the answer beside the release cache.
 export async function probeBinary(claude: ResolvedClaude): Promise<BinaryProbe> {
   const cacheFile = path.join(cacheDir(), "probes", `${claude.sha256}.json`);
-  if (fs.existsSync(cacheFile)) {
-    const cached = probeSchema.safeParse(JSON.parse(fs.readFileSync(cacheFile, "utf8")));
-    if (cached.success) return cached.data;
-  }
+  const cached = readCachedProbe(cacheFile);
+  if (cached) return cached;
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-probe-"));
   try {
-    const run = (args: string[]) =>
-      execa(claude.command, [...claude.args, ...args], { env: probeEnv(home), extendEnv: false, reject: false, timeout: 30_000, stdin: "ignore" });
-    const [version, help] = await Promise.all([run(["--version"]), run(["--help"])]);
-    const reported = /(\d+\.\d+\.\d+\S*)/.exec(String(version.stdout));
+    const env = probeEnv(home);
+    const [version, help] = await Promise.all([
+      probeVersion(claude.command, claude.args, env, PROBE_TIMEOUT_MS),
+      execa(claude.command, [...claude.args, "--help"], { env, extendEnv: false, reject: false, timeout: PROBE_TIMEOUT_MS, stdin: "ignore" }),
+    ]);
     const bundle = fs.readFileSync(claude.era === "js" ? claude.args[0]! : claude.executablePath);
     const probe: BinaryProbe = {
       sha256: claude.sha256,
-      reportedVersion: reported ? reported[1]! : null,
+      reportedVersion: version.version,
       flags: helpFlags(String(help.stdout)),
       hookEvents: hookEventsInBundle(bundle),
     };
     // A binary that did not even report its version is probed again next time rather than remembered broken.
     if (probe.reportedVersion !== null) {
       fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
-      fs.writeFileSync(cacheFile, JSON.stringify(probe, null, 2));
+      // Renamed into place, so a concurrent reader never sees half a file.
+      const partial = `${cacheFile}.${process.pid}.tmp`;
+      fs.writeFileSync(partial, JSON.stringify(probe, null, 2));
+      fs.renameSync(partial, cacheFile);
     }
     return probe;
   } finally {

@@ -7,7 +7,7 @@ import { startingProcess, toStdoutRecord, type SessionProcess, type SessionRecor
 import type { SessionLayout } from "./run-layout.ts";
 import { isSystem } from "./stream-events.ts";
 
-// After the process exits, how long its last stdout lines get to arrive when something else still holds the pipe.
+// After the process exits, how long its last stdout and stderr output gets to arrive when something else holds the pipes.
 const STDOUT_DRAIN_MS = 2000;
 
 export interface SessionSpawn {
@@ -58,6 +58,7 @@ export class HeadlessSession {
     const lines = readline.createInterface({ input: this.child.stdout, crlfDelay: Infinity });
     lines.on("line", (raw) => this.recordStdout(raw));
     const linesDone = new Promise<void>((resolve) => lines.once("close", resolve));
+    const stderrDone = new Promise<void>((resolve) => this.child.stderr.once("close", resolve));
     // The exit is recorded when the process itself ends: a descendant that escaped the group (setsid) and
     // inherited stdout can hold the pipe open until the reaper ends it, and that is not the binary still running.
     const ended = new Promise<void>((resolve) => {
@@ -70,7 +71,7 @@ export class HeadlessSession {
       void this.child.then((result) => record(result.exitCode ?? null, result.signal ?? null));
     });
     this.exited = ended
-      .then(() => Promise.race([linesDone, delay(STDOUT_DRAIN_MS, undefined, { ref: false })]))
+      .then(() => Promise.race([Promise.all([linesDone, stderrDone]), delay(STDOUT_DRAIN_MS, undefined, { ref: false })]))
       .then(() => {
         this.persist();
         spec.onChange();

@@ -20,9 +20,8 @@ export interface IsolationOptions {
   mockUrl: string;
   // http://127.0.0.1:PORT of the outbound trap; every proxy variable points there.
   trapUrl: string;
-  // Variables the scenario explicitly asks to pass from the caller's environment (by name).
+  // Variables the scenario names in `passEnv`, passed from the caller's environment by name.
   passThrough?: string[];
-  terminal?: "dumb" | "xterm-256color";
 }
 
 export function buildEnvironment(run: RunLayout, options: IsolationOptions): Record<string, string> {
@@ -35,7 +34,8 @@ export function buildEnvironment(run: RunLayout, options: IsolationOptions): Rec
     PATH: [path.dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"].join(":"),
     SHELL: "/bin/bash",
     LANG: "C.UTF-8",
-    TERM: options.terminal ?? "dumb",
+    // The pseudo-terminal driver sets its own TERM for the interactive UI.
+    TERM: "dumb",
     ANTHROPIC_BASE_URL: options.mockUrl,
     ANTHROPIC_API_KEY: FAKE_API_KEY,
     ...QUIET_VARS,

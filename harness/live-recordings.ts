@@ -21,7 +21,7 @@ export class LiveRecordings implements Recordings {
   private readonly poll: NodeJS.Timeout;
 
   constructor(
-    private readonly runDir: string,
+    readonly runDir: string,
     private readonly mockLogDir: string,
   ) {
     // inotify wakes waiters at once; the slow poll only covers events a watcher can miss.
@@ -34,24 +34,42 @@ export class LiveRecordings implements Recordings {
 
   // Called by sessions on every stdout line, and by the watchers.
   changed(): void {
-    this.refreshFiles();
+    try {
+      this.refreshFiles();
+    } catch {
+      // A log line that does not parse yet is read again on the next change; the checker reports a damaged log.
+    }
     for (const listener of this.listeners) listener();
   }
 
+  // Rejects when the predicate throws: that is a bug in a scenario, and it must end the wait (and so the run, with
+  // its cleanup) rather than escape from a watcher callback and leave the binary running.
   waitUntil(predicate: (rec: Recordings) => boolean, timeoutMs: number, abort: AbortSignal): Promise<WaitOutcome> {
-    this.refreshFiles();
-    if (predicate(this)) return Promise.resolve("ok");
+    try {
+      this.refreshFiles();
+      if (predicate(this)) return Promise.resolve("ok");
+    } catch (error) {
+      return Promise.reject(error);
+    }
     // An abort that already happened fires no event: without this the wait would sit out its whole timeout.
     if (abort.aborted) return Promise.resolve("aborted");
-    return new Promise((resolve) => {
-      const finish = (outcome: WaitOutcome) => {
+    return new Promise((resolve, reject) => {
+      const stop = () => {
         clearTimeout(timer);
         this.listeners.delete(check);
         abort.removeEventListener("abort", onAbort);
+      };
+      const finish = (outcome: WaitOutcome) => {
+        stop();
         resolve(outcome);
       };
       const check = () => {
-        if (predicate(this)) finish("ok");
+        try {
+          if (predicate(this)) finish("ok");
+        } catch (error) {
+          stop();
+          reject(error);
+        }
       };
       const onAbort = () => finish("aborted");
       const timer = setTimeout(() => finish("timeout"), timeoutMs);

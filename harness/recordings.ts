@@ -67,6 +67,8 @@ export interface HookRecord {
 }
 
 export interface Recordings {
+  // The run directory these came from; absent for recordings built in memory (tests).
+  runDir?: string;
   sessions: SessionRecording[];
   requests: RequestEntry[];
   responseEnds: Map<number, ResponseEndEntry>;
@@ -149,5 +151,5 @@ export function loadRecordings(runDir: string): Recordings {
     })
     .sort((a, b) => (a.process?.startedAt ?? 0) - (b.process?.startedAt ?? 0));
   const hooks = loadHooks(runDir);
-  return { sessions, hooks, ...loadRequestLog(run.mockLog) };
+  return { runDir, sessions, hooks, ...loadRequestLog(run.mockLog) };
 }

@@ -155,7 +155,8 @@ function toInstalled(
   };
 }
 
-// Drops this process's in-use marker, for long-lived processes (nightly, bisect) done with a version.
+// Drops this process's in-use marker, for long-lived processes (nightly, bisect) done with a version, so eviction may
+// take it again.
 export async function unpinRelease(version: string, options: Pick<CacheOptions, "cacheDir"> = {}): Promise<void> {
   const marker = path.join(entryDir(options.cacheDir ?? cacheDir(), version), IN_USE, ownMarkerName());
   await fsp.rm(marker, { force: true });

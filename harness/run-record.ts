@@ -9,7 +9,7 @@ export const stepRecordSchema = z.object({
   label: z.string(),
   startedAt: z.number(),
   endedAt: z.number(),
-  outcome: z.enum(["ok", "timeout", "error", "not-run"]),
+  outcome: z.enum(["ok", "timeout", "error"]),
   detail: z.string().nullable(),
 });
 export type StepRecord = z.infer<typeof stepRecordSchema>;
@@ -34,7 +34,7 @@ export const runRecordSchema = z.object({
   hookEvents: z.array(z.string()),
   startedAt: z.string(),
   endedAt: z.string().nullable(),
-  // The whole run as a caller waits for it: from runScenario's start to the verdict.
+  // The whole run as a caller waits for it: from its start to the verdict (to the end of cleanup until judged).
   wallMs: z.number().nullable(),
   // From the first session's start to the moment the last awaited event was recorded.
   floorMs: z.number().nullable(),
@@ -58,6 +58,10 @@ export const runRecordSchema = z.object({
   hooks: z.object({ calls: z.number().int(), medianMs: z.number().nullable(), maxMs: z.number().nullable() }),
   // A failure of the harness itself (not of the binary): makes the verdict ERROR.
   harnessError: z.string().nullable(),
+  // True once the harness finished writing the run; false means it was cut short and the logs may be partial.
+  // Absent in run directories recorded before the flag existed, which were complete.
+  recordingComplete: z.boolean().default(true),
+  // The checker's verdict, added by pipeline/run-and-check.ts; null until judged.
   result: checkResultSchema.nullable(),
 });
 export type RunRecord = z.infer<typeof runRecordSchema>;

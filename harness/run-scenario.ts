@@ -1,10 +1,10 @@
-// Runs one scenario against one claude binary: mock + isolated sessions + steps, then cleanup, then the checker.
+// Records one scenario against one claude binary: mock + isolated sessions + steps, then cleanup. It never judges:
+// pipeline/run-and-check.ts hands the finished run directory to the checker.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { checkRecordedRun } from "../checker/check-run.ts";
 import { median } from "../checker/statistics.ts";
-import { startMockServer } from "../mock-api/server.ts";
+import { startMockServer, type MockServer } from "../mock-api/server.ts";
 import { mockScriptSchema } from "../mock-api/script.ts";
 import type { Scenario } from "../scenarios/types.ts";
 import type { ResolvedClaude } from "./release-cache.ts";
@@ -14,13 +14,14 @@ import type { HeadlessSession } from "./headless-session.ts";
 import { hookSettings } from "./hook-capture.ts";
 import { buildEnvironment, RUN_MARKER_VAR, seedConfig } from "./isolation.ts";
 import { LiveRecordings } from "./live-recordings.ts";
-import { startOutboundTrap } from "./outbound-trap.ts";
+import { startOutboundTrap, type OutboundTrap } from "./outbound-trap.ts";
 import { reapRun } from "./processes.ts";
 import { runLayout, type RunLayout } from "./run-layout.ts";
 import { writeRunRecord, type RunRecord } from "./run-record.ts";
 import { StepFailure, type RunContext } from "./run-context.ts";
 import { executeStep } from "./step-executor.ts";
 import type { TerminalSession } from "./terminal-session.ts";
+import { compactUtc } from "./time-format.ts";
 
 export interface RunOptions {
   scenario: Scenario;
@@ -40,8 +41,7 @@ export interface RunResult {
 }
 
 function runDirName(scenario: string, version: string, id: string): string {
-  const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-  return `${stamp}-${scenario}-${version.replace(/[^A-Za-z0-9.]/g, "_")}-${id.slice(0, 6)}`;
+  return `${compactUtc(new Date())}-${scenario}-${version.replace(/[^A-Za-z0-9.]/g, "_")}-${id.slice(0, 6)}`;
 }
 
 export async function runScenario(options: RunOptions): Promise<RunResult> {
@@ -83,16 +83,13 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
     processes: { killedAtEnd: 0, survivors: [], outsideRemoved: [] },
     hooks: { calls: 0, medianMs: null, maxMs: null },
     harnessError: null,
+    recordingComplete: false,
     result: null,
   };
   writeRunRecord(layout.runJson, record);
 
-  const trap = await startOutboundTrap(layout.outboundLog);
-  const mock = await startMockServer({ script, port: 0, logDir: layout.mockLog, identifyClients: true });
-  record.mock.url = mock.url;
-  const env = buildEnvironment(layout, { runId: id, mockUrl: mock.url, trapUrl: trap.url });
-  seedConfig(layout, hookEvents.length > 0 ? hookSettings(layout, hookEvents) : undefined);
-
+  let trap: OutboundTrap | null = null;
+  let mock: MockServer | null = null;
   const live = new LiveRecordings(layout.root, layout.mockLog);
   const sessions = new Map<string, HeadlessSession>();
   const terminals = new Map<string, TerminalSession>();
@@ -106,22 +103,32 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
     scenario.timeoutMs,
   );
   let pointReachedAt: number | null = null;
-
-  const ctx: RunContext = {
-    layout,
-    env,
-    claude,
-    probe,
-    live,
-    sessions,
-    terminals,
-    abort: runAbort.signal,
-    pointReached: () => {
-      pointReachedAt = Date.now();
-    },
-  };
+  let unexpected: unknown;
 
   try {
+    if (probe.reportedVersion === null) {
+      throw new StepFailure(
+        `${claude.executablePath} did not report a version (\`--version\` printed none, or hung): is it a claude executable?`,
+      );
+    }
+    trap = await startOutboundTrap(layout.outboundLog);
+    mock = await startMockServer({ script, port: 0, logDir: layout.mockLog, identifyClients: true });
+    record.mock.url = mock.url;
+    const env = buildEnvironment(layout, { runId: id, mockUrl: mock.url, trapUrl: trap.url, passThrough: scenario.passEnv });
+    seedConfig(layout, hookEvents.length > 0 ? hookSettings(layout, hookEvents) : undefined);
+    const ctx: RunContext = {
+      layout,
+      env,
+      claude,
+      probe,
+      live,
+      sessions,
+      terminals,
+      abort: runAbort.signal,
+      pointReached: () => {
+        pointReachedAt = Date.now();
+      },
+    };
     for (const [index, step] of scenario.steps(params).entries()) {
       if (runAbort.signal.aborted) throw runAbort.signal.reason as Error;
       const label = "label" in step ? step.label : `${step.kind} ${"session" in step ? step.session : ""}`.trim();
@@ -139,8 +146,9 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
       }
     }
   } catch (error) {
-    if (!(error instanceof StepFailure)) throw error;
-    record.harnessError = error.message;
+    // A bug of ccrepro's own is still a harness error for this run; the caller sees its stack too.
+    record.harnessError = error instanceof StepFailure ? error.message : `ccrepro failed: ${(error as Error).stack ?? String(error)}`;
+    if (!(error instanceof StepFailure)) unexpected = error;
   } finally {
     clearTimeout(overall);
     options.abort?.removeEventListener("abort", onUserAbort);
@@ -155,8 +163,8 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
     const startedPids = [...sessions.values(), ...terminals.values()].flatMap((s) => (s.process.pid === null ? [] : [s.process.pid]));
     const socketsRemoved = removeProcessSockets([...startedPids, ...reap.killed]);
     live.close();
-    await mock.close();
-    await trap.close();
+    await mock?.close();
+    await trap?.close();
     copyTranscripts(layout);
     record.processes = {
       killedAtEnd: reap.killed.length,
@@ -167,7 +175,7 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
       record.harnessError ??= `processes of this run survived cleanup: ${reap.survivors.join(", ")}`;
     }
     if (daemonDir.leftover) record.harnessError ??= `the daemon socket directory ${daemonDir.dir} could not be removed`;
-    record.outbound.attempts = trap.attempts.length;
+    record.outbound.attempts = trap?.attempts.length ?? 0;
     record.sessions = [...sessions.values(), ...terminals.values()].map((s) => ({
       label: s.process.label,
       pid: s.process.pid,
@@ -179,13 +187,13 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
     record.hooks = { calls: live.hooks.length, medianMs: median(hookTimes), maxMs: hookTimes.length ? Math.max(...hookTimes) : null };
     const firstStart = Math.min(...[...sessions.values(), ...terminals.values()].map((s) => s.process.startedAt));
     record.floorMs = pointReachedAt !== null && Number.isFinite(firstStart) ? pointReachedAt - firstStart : null;
+    record.endedAt = new Date().toISOString();
+    record.wallMs = Date.now() - startedAt;
+    // Written last: a run directory without it was cut short (ccrepro killed), and the checker says ERROR.
+    record.recordingComplete = true;
     writeRunRecord(layout.runJson, record);
   }
-
-  record.result = checkRecordedRun(layout.root);
-  record.endedAt = new Date().toISOString();
-  record.wallMs = Date.now() - startedAt;
-  writeRunRecord(layout.runJson, record);
+  if (unexpected !== undefined) throw unexpected;
   return { runDir: layout.root, record };
 }
 

@@ -65,12 +65,21 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepOutc
       const ended = () => [...ctx.sessions.values()].find((s) => !s.running && s.process.stoppedBy.length === 0);
       const outcome = await ctx.live.waitUntil((rec) => step.until(rec) || ended() !== undefined, step.timeoutMs, ctx.abort);
       const gone = outcome === "ok" && !step.until(ctx.live) ? ended() : undefined;
-      if (gone) throw new StepFailure(`${describeExit(gone)} while waiting for: ${step.label}`);
+      if (gone) {
+        // Its last words on stderr may still be in the pipe.
+        await gone.exited;
+        throw new StepFailure(`${describeExit(gone)} while waiting for: ${step.label}`);
+      }
       if (outcome === "ok") {
         ctx.pointReached();
         return { outcome: "ok", detail: null };
       }
       if (outcome === "aborted") throw ctx.abort.reason as Error;
+      // Silence from every session is a binary that hangs, not a scenario that fell short of its point.
+      const silent = [...ctx.sessions.values()].every((s) => s.recording.stdout.length === 0) && ctx.live.requests.length === 0;
+      if (silent && ctx.sessions.size > 0) {
+        throw new StepFailure(`claude printed nothing and sent no request within ${step.timeoutMs} ms (it hangs) while waiting for: ${step.label}`);
+      }
       if (step.onTimeout === "inconclusive") return { outcome: "timeout", detail: `not reached within ${step.timeoutMs} ms` };
       throw new StepFailure(`timed out after ${step.timeoutMs} ms waiting for: ${step.label}`);
     }

@@ -83,4 +83,3 @@ export const isSystem = (e: StreamEvent, subtype?: string): e is SystemEvent =>
   e.type === "system" && (subtype === undefined || (e as SystemEvent).subtype === subtype);
 export const isResult = (e: StreamEvent): e is ResultEvent => e.type === "result";
 export const isAssistant = (e: StreamEvent): e is AssistantEvent => e.type === "assistant";
-export const isUser = (e: StreamEvent): e is UserEvent => e.type === "user";

@@ -4,6 +4,7 @@ import semver from "semver";
 import { z } from "zod";
 import { UserError } from "../harness/errors.ts";
 import { findScenario, SCENARIOS } from "../scenarios/index.ts";
+import type { Scenario } from "../scenarios/types.ts";
 
 // Stands for `since:<the previous nightly's start>`: every release published since the previous nightly.
 export const SINCE_PREVIOUS = "since:previous";
@@ -58,6 +59,20 @@ function badConfig(source: string, field: string, message: string): UserError {
   return new UserError(`nightly config ${source}: ${field}: ${message}. Fix that field and run again.`, "BAD_CONFIG");
 }
 
+// A scenario's parameters checked against its own schema, so a misspelt key or a bad value fails here rather than
+// leaving a cell unmatched later. `at` is where the params object sits in the file, e.g. ["expectations", 2, "params"].
+function checkScenarioParams(source: string, scenario: Scenario, params: Record<string, unknown>, at: readonly PropertyKey[]): Record<string, unknown> {
+  const parsed = scenario.params.safeParse(params);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  if (issue.code === "unrecognized_keys") {
+    const allowed = scenario.params instanceof z.ZodObject ? Object.keys(scenario.params.shape).join(", ") : "";
+    const message = `unrecognized key for scenario ${scenario.name}${allowed ? ` (its parameters: ${allowed})` : ""}`;
+    throw badConfig(source, fieldPath([...at, ...issue.path, issue.keys[0]!]), message);
+  }
+  throw badConfig(source, fieldPath([...at, ...issue.path]), issue.message);
+}
+
 export function scenarioEntries(config: NightlyConfig): ScenarioEntry[] {
   return (config.scenarios ?? SCENARIOS.map((s) => s.name)).map((entry) =>
     typeof entry === "string" ? { name: entry, params: {} } : { name: entry.name, params: entry.params },
@@ -78,18 +93,17 @@ export function parseNightlyConfig(raw: unknown, source: string): NightlyConfig 
     const scenario = findScenario(entry.name);
     const at = typeof config.scenarios?.[i] === "string" ? `scenarios[${i}]` : `scenarios[${i}].name`;
     if (!scenario) throw badConfig(source, at, `unknown scenario "${entry.name}" (known: ${known})`);
-    const params = scenario.params.safeParse(entry.params);
-    if (!params.success) {
-      const issue = params.error.issues[0]!;
-      throw badConfig(source, fieldPath([`scenarios`, i, "params", ...issue.path]), issue.message);
-    }
-    const identity = JSON.stringify([entry.name, params.data]);
+    const params = checkScenarioParams(source, scenario, entry.params, ["scenarios", i, "params"]);
+    const identity = JSON.stringify([entry.name, params]);
     const first = seen.get(identity);
     if (first !== undefined) throw badConfig(source, `scenarios[${i}]`, `repeats scenarios[${first}] (same scenario and parameters)`);
     seen.set(identity, i);
   });
   config.expectations.forEach((entry, i) => {
-    if (!findScenario(entry.scenario)) throw badConfig(source, `expectations[${i}].scenario`, `unknown scenario "${entry.scenario}" (known: ${known})`);
+    const scenario = findScenario(entry.scenario);
+    if (!scenario) throw badConfig(source, `expectations[${i}].scenario`, `unknown scenario "${entry.scenario}" (known: ${known})`);
+    // Only the values given; the cell's own fill in the rest when the ledger matches.
+    if (entry.params) checkScenarioParams(source, scenario, entry.params, ["expectations", i, "params"]);
   });
   return config;
 }

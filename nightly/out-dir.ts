@@ -2,14 +2,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { UserError } from "../harness/errors.ts";
+import { compactUtc } from "../harness/time-format.ts";
 import { SUMMARY_FILE, type Shard } from "./summary.ts";
 
 const DEFAULT_RUNS_DIR = "runs";
 
 // nightly-20261130T161428Z, or nightly-20261130T161428Z-shard-1-of-2: sortable, and a shard says so in its name.
 export function defaultNightlyDir(now: Date, shard: Shard | null = null): string {
-  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-  return path.join(DEFAULT_RUNS_DIR, `nightly-${stamp}${shard ? `-shard-${shard.index}-of-${shard.count}` : ""}`);
+  return path.join(DEFAULT_RUNS_DIR, `nightly-${compactUtc(now)}${shard ? `-shard-${shard.index}-of-${shard.count}` : ""}`);
 }
 
 // Checked before anything runs; the directory itself appears with the first run or report written into it.

@@ -56,7 +56,7 @@ export async function runNightly(options: NightlyOptions): Promise<Summary> {
   const shard = options.shard ?? null;
   const planned = sliceForShard(plan.cells, shard);
   const ledger = buildLedger(config);
-  const runCell = options.runCell ?? releaseCellRunner();
+  const runCell = options.runCell ?? releaseCellRunner(planned.map((cell) => cell.version), config.repeats);
   const signal = options.signal ?? new AbortController().signal;
   options.onPlanned?.({ cells: planned.length, runs: planned.length * config.repeats, versions: plan.releases.map((r) => r.version), concurrency: config.concurrency });
 

@@ -8,6 +8,7 @@ import type { MockScriptInput } from "../mock-api/script.ts";
 import { choice } from "./params.ts";
 import { bash, nodeWait, text } from "./replies.ts";
 import { defineScenario } from "./types.ts";
+import { answeredAndSettled } from "./waits.ts";
 
 const MARKER = "CCREPRO_HOOKS_3Q";
 const PROMPT = `${MARKER} start the background task and wait for it`;
@@ -38,10 +39,7 @@ function mockScript({ when }: Params): MockScriptInput {
 // Done when the request that first carried the notification was answered and the session printed a result after it.
 function deliveredAndSettled(rec: Recordings): boolean {
   const delivered = notificationDeliveries(rec, STREAMS).find((d) => d.request !== null)?.request;
-  const answered = delivered && rec.responseEnds.get(delivered.seq);
-  if (!answered) return false;
-  const inFlight = rec.requests.some((r) => !rec.responseEnds.has(r.seq));
-  return !inFlight && !!rec.sessions[0]?.stdout.some((line) => line.event?.type === "result" && line.t >= answered.endedAt);
+  return !!delivered && answeredAndSettled(rec, delivered.seq);
 }
 
 // Where the notification actually landed: before the first turn's result (absorbed) or after it (it woke the session).

@@ -1,5 +1,6 @@
 // Seed 002: a background subagent's absorbed <task-notification> must keep its bytes when the idle subagent is resumed.
 import { z } from "zod";
+import { findBoundaries } from "../checker/boundaries.ts";
 import { checkNotificationStability } from "../checker/notification-check.ts";
 import { judge } from "../checker/verdict.ts";
 import type { Recordings } from "../harness/recordings.ts";
@@ -7,6 +8,7 @@ import type { MockScriptInput } from "../mock-api/script.ts";
 import { choice, count } from "./params.ts";
 import { bash, nodeWait, text, toolCall, type ReplyInput } from "./replies.ts";
 import { defineScenario } from "./types.ts";
+import { answeredAndSettled } from "./waits.ts";
 
 const MAIN_MARKER = "CCREPRO_MAIN_7Q";
 const SUB_MARKER = "CCREPRO_SUBAGENT_7Q";
@@ -69,24 +71,13 @@ function mockScript(p: Params): MockScriptInput {
   };
 }
 
-const subRequests = (rec: Recordings) => rec.requests.filter((r) => r.stream === "sub");
+// The subagent's resume boundaries, as the checker defines them: where it went idle and was woken again.
+const subagentResumes = (rec: Recordings) => findBoundaries(rec, { streams: ["sub"] }).filter((b) => b.kind === "resume");
 
-// The subagent's requests that follow an idle point (a request answered without a tool call): its resumes.
-function resumeRequests(rec: Recordings) {
-  const sub = subRequests(rec);
-  return sub.filter((request, i) => i > 0 && sub[i - 1]!.reply.stopReason !== "tool_use");
-}
-
-// Done when the last expected resume request was answered and the main session printed a result after it.
+// Done when the request after the last expected wake-up was answered and the main session settled after it.
 function settledAfterResumes(rec: Recordings, resumes: number): boolean {
-  const wakes = resumeRequests(rec);
-  if (wakes.length < resumes) return false;
-  const last = wakes[resumes - 1]!;
-  const answered = rec.responseEnds.get(last.seq);
-  if (!answered) return false;
-  const inFlight = rec.requests.some((r) => !rec.responseEnds.has(r.seq));
-  const main = rec.sessions[0];
-  return !inFlight && !!main?.stdout.some((line) => line.event?.type === "result" && line.t >= answered.endedAt);
+  const wake = subagentResumes(rec)[resumes - 1];
+  return wake !== undefined && answeredAndSettled(rec, wake.after);
 }
 
 export default defineScenario({
@@ -106,9 +97,15 @@ export default defineScenario({
       onTimeout: "inconclusive",
     },
   ],
-  check(rec) {
+  check(rec, p) {
     const result = checkNotificationStability(rec, { kinds: ["resume"], streams: ["sub"] });
-    return judge(result.reached, result.findings, result.notes);
+    const resumed = subagentResumes(rec).length;
+    // Every asked-for resume must have happened: a later one is where a notification absorbed after a resume flips.
+    const reached =
+      result.reached.ok && resumed < p.resumes
+        ? { ok: false as const, reason: `the subagent was resumed ${resumed} time(s), not the ${p.resumes} asked for` }
+        : result.reached;
+    return judge(reached, result.findings, result.notes);
   },
   known: [
     { versions: ">=2.1.247 <=2.1.251", verdict: "RED", finding: "notification-dropped", note: "the absorbed notification is lost across the resume (seed 002)" },

@@ -87,7 +87,9 @@ export interface Scenario<P extends z.ZodType<Record<string, unknown>> = z.ZodTy
   params: P;
   mockScript(params: z.output<P>): MockScriptInput;
   hooks?: HookCapture;
-  // Extra command-line flags for every session (e.g. a model name).
+  // Names of variables to pass from the caller's environment; nothing else of it reaches the binary.
+  passEnv?: string[];
+  // What the driver does, in order; a step's own timeout bounds every wait.
   steps(params: z.output<P>): Step[];
   // Pure: the recordings in, the verdict out. Must not report GREEN when the run did not reach its point.
   check(rec: Recordings, params: z.output<P>): CheckResult;

@@ -1,16 +1,16 @@
 // Shared by end-to-end tests: run a registered scenario on a real release from npm, runs kept under test-output/.
 import path from "node:path";
 import { resolveClaude } from "../harness/release-cache.ts";
-import { runScenario, type RunResult } from "../harness/run-scenario.ts";
+import { runAndCheck, type CheckedRun } from "../pipeline/run-and-check.ts";
 import { findScenario } from "../scenarios/index.ts";
 
 export const E2E_RUNS_DIR = path.join(import.meta.dirname, "..", "test-output", "e2e-runs");
 
-export async function runOnRelease(scenarioName: string, version: string, params: Record<string, unknown> = {}): Promise<RunResult> {
+export async function runOnRelease(scenarioName: string, version: string, params: Record<string, unknown> = {}): Promise<CheckedRun> {
   const scenario = findScenario(scenarioName);
   if (!scenario) throw new Error(`no scenario ${scenarioName}`);
   const claude = await resolveClaude(version);
-  return runScenario({ scenario, params: scenario.params.parse(params), claude, requested: version, runsDir: E2E_RUNS_DIR });
+  return runAndCheck({ scenario, params: scenario.params.parse(params), claude, requested: version, runsDir: E2E_RUNS_DIR });
 }
 
 // An end-to-end test downloads a release (≈7 s) and drives it for up to a few minutes.

@@ -2,9 +2,10 @@
 import type { Command } from "commander";
 import { median } from "../../checker/statistics.ts";
 import { resolveClaude } from "../../harness/release-cache.ts";
-import { runScenario } from "../../harness/run-scenario.ts";
+import { runAndCheck } from "../../pipeline/run-and-check.ts";
 import type { CliContext } from "../context.ts";
 import { collectParam, parseScenarioParams } from "../params.ts";
+import { wholeNumber, positiveNumber } from "../numbers.ts";
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
@@ -14,10 +15,10 @@ export function registerBenchCommand(program: Command, ctx: CliContext): void {
     .description("run a scenario several times and print wall time, floor and their ratio per run")
     .argument("[scenario]", "scenario name", "subagent-resume-notification-header")
     .option("--claude <word>", "a version, latest, or a path", "2.1.332")
-    .option("--runs <n>", "how many runs", (v) => Number.parseInt(v, 10), 3)
+    .option("--runs <n>", "how many runs", wholeNumber("--runs", 1, 100), 3)
     .option("--param <key=value>", "a scenario parameter (repeatable)", collectParam, {})
     .option("--runs-dir <dir>", "where run directories go", "runs")
-    .option("--max-ratio <r>", "exit 1 when the median ratio is above this", Number.parseFloat, 1.1)
+    .option("--max-ratio <r>", "exit 1 when the median ratio is above this", positiveNumber("--max-ratio"), 1.1)
     .action(async (name: string, options) => {
       const scenario = ctx.scenarioNamed(name);
       const params = parseScenarioParams(scenario, options.param);
@@ -27,7 +28,7 @@ export function registerBenchCommand(program: Command, ctx: CliContext): void {
       ctx.print(`${scenario.name} on ${options.claude}: wall = the whole run, from its start to its verdict;`);
       ctx.print("floor = from the first claude process start to the last event the run waited for.");
       for (let i = 1; i <= options.runs && !abort.aborted; i += 1) {
-        const { record, runDir } = await runScenario({ scenario, params, claude, requested: options.claude, runsDir: options.runsDir, abort });
+        const { record, runDir } = await runAndCheck({ scenario, params, claude, requested: options.claude, runsDir: options.runsDir, abort });
         const { wallMs, floorMs } = record;
         if (wallMs === null || floorMs === null || record.result?.verdict === "ERROR") {
           ctx.print(`run ${i}: no timing (${record.result?.verdict ?? "no verdict"}: ${record.result?.reason ?? record.harnessError}) ${runDir}`);

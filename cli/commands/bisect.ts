@@ -6,12 +6,13 @@ import { formatProgress, formatSummary } from "../../bisect/format.ts";
 import { runBisect } from "../../bisect/run-bisect.ts";
 import type { RunOutcome } from "../../bisect/types.ts";
 import { UserError } from "../../harness/errors.ts";
-import { installRelease } from "../../harness/release-cache.ts";
+import { installRelease, unpinRelease } from "../../harness/release-cache.ts";
 import { resolveVersions, versionsBetween } from "../../harness/releases.ts";
-import { runScenario } from "../../harness/run-scenario.ts";
+import { runAndCheck } from "../../pipeline/run-and-check.ts";
 import type { Scenario } from "../../scenarios/types.ts";
 import type { CliContext } from "../context.ts";
 import { collectParam, parseScenarioParams } from "../params.ts";
+import { wholeNumber } from "../numbers.ts";
 
 async function singleVersion(word: string, flag: string): Promise<string> {
   const versions = await resolveVersions(word);
@@ -31,8 +32,11 @@ function releaseRunner(scenario: Scenario, params: Record<string, unknown>, runs
     } catch (error) {
       return { error: "install", message: (error as Error).message };
     }
-    const { runDir, record } = await runScenario({ scenario, params, claude, requested: version, runsDir, abort: signal });
-    const result = record.result!;
+    const { runDir, record } = await runAndCheck({ scenario, params, claude, requested: version, runsDir, abort: signal }).finally(
+      // Bisect runs each release's repeats back to back: after a run its cache entry may be evicted again.
+      () => unpinRelease(version),
+    );
+    const result = record.result;
     const ms = performance.now() - started;
     if (result.verdict === "ERROR") return { error: "harness", message: result.reason, runDir, ms };
     return { verdict: result.verdict, findings: result.findings.map((f) => f.id), runDir, ms };
@@ -52,7 +56,7 @@ export function registerBisectCommand(program: Command, ctx: CliContext): void {
     .argument("<scenario>", "scenario name")
     .requiredOption("--old <version>", "an older release (its outcome is the 'old' class)")
     .requiredOption("--new <version>", "a newer release (its outcome is the 'new' class); latest works")
-    .option("--repeat <n>", "runs per release; disagreeing repeats mark it flaky", (v) => Number.parseInt(v, 10), 1)
+    .option("--repeat <n>", "runs per release; disagreeing repeats mark it flaky", wholeNumber("--repeat", 1, 20), 1)
     .option("--finding <id>", "bisect on the presence of this finding instead of the verdict")
     .option("--param <key=value>", "a scenario parameter (repeatable)", collectParam, {})
     .option("--runs-dir <dir>", "where run directories go", "runs")
@@ -71,8 +75,10 @@ export function registerBisectCommand(program: Command, ctx: CliContext): void {
         finding: options.finding,
         outcomeOf: outcomeFor(options.finding),
         runOnce: releaseRunner(scenario, params, options.runsDir),
+        // A prefetch only warms the cache; the run that needs the release pins it again.
         prefetch: async (version) => {
           const release = await installRelease(version);
+          await unpinRelease(version);
           return { bytes: release.downloadedBytes, ms: release.fetchMs };
         },
         // Opt-in: the changelog lives outside the package registry, which is all some machines can reach.

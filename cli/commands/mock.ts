@@ -6,6 +6,7 @@ import { mockScriptSchema } from "../../mock-api/script.ts";
 import { startMockServer } from "../../mock-api/server.ts";
 import type { CliContext } from "../context.ts";
 import { parseScenarioParams } from "../params.ts";
+import { wholeNumber } from "../numbers.ts";
 
 export function registerMockCommand(program: Command, ctx: CliContext): void {
   program
@@ -13,7 +14,7 @@ export function registerMockCommand(program: Command, ctx: CliContext): void {
     .description("serve the mock Messages API for your own claude; Ctrl-C stops it")
     .addOption(new Option("--script <file>", "a reply script (JSON)").conflicts("scenario"))
     .option("--scenario <name>", "use a scenario's reply script (default parameters)")
-    .option("--port <n>", "port on 127.0.0.1 (default: a free one)", (v) => Number.parseInt(v, 10), 0)
+    .option("--port <n>", "port on 127.0.0.1 (default: a free one)", wholeNumber("--port", 0, 65535), 0)
     .option("--log-dir <dir>", "where requests are logged", path.join("runs", `mock-${Date.now()}`))
     .action(async (options) => {
       const script = options.script

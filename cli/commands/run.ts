@@ -1,12 +1,12 @@
 // `ccrepro run`: one scenario against one binary, repeated if asked; exit code from the verdict.
 import { Option, type Command } from "commander";
 import { GIT_BISECT_EXIT, VERDICT_EXIT, type Verdict } from "../../checker/verdict.ts";
-import { UserError } from "../../harness/errors.ts";
 import { resolveClaude } from "../../harness/release-cache.ts";
-import { runScenario } from "../../harness/run-scenario.ts";
+import { runAndCheck } from "../../pipeline/run-and-check.ts";
 import type { CliContext } from "../context.ts";
 import { formatCheckResult } from "../format-result.ts";
 import { collectParam, parseScenarioParams } from "../params.ts";
+import { wholeNumber } from "../numbers.ts";
 
 export function registerRunCommand(program: Command, ctx: CliContext): void {
   program
@@ -15,19 +15,18 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .argument("<scenario>", "scenario name (ccrepro scenarios lists them)")
     .requiredOption("--claude <word>", "a version, latest, or a path to a claude executable")
     .option("--param <key=value>", "a scenario parameter (repeatable)", collectParam, {})
-    .option("--repeat <n>", "run it n times", (v) => Number.parseInt(v, 10), 1)
+    .option("--repeat <n>", "run it n times", wholeNumber("--repeat", 1, 100), 1)
     .option("--runs-dir <dir>", "where run directories go", "runs")
     .option("--json", "print the result as JSON")
     .addOption(new Option("--exit-codes <style>", "exit code convention").choices(["verdict", "git-bisect"]).default("verdict"))
     .action(async (name: string, options) => {
       const scenario = ctx.scenarioNamed(name);
       const params = parseScenarioParams(scenario, options.param);
-      if (!Number.isInteger(options.repeat) || options.repeat < 1) throw new UserError("--repeat takes a whole number ≥ 1", "BAD_ARGUMENT");
       const claude = await resolveClaude(options.claude);
       const abort = ctx.interruptSignal();
       const verdicts: Verdict[] = [];
       for (let i = 0; i < options.repeat && !abort.aborted; i += 1) {
-        const { runDir, record } = await runScenario({
+        const { runDir, record } = await runAndCheck({
           scenario,
           params,
           claude,
@@ -36,7 +35,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
           abort,
           onProgress: (line) => ctx.note(`  ${line}`),
         });
-        const result = record.result!;
+        const result = record.result;
         verdicts.push(result.verdict);
         ctx.print(options.json ? JSON.stringify({ runDir, ...result }) : formatCheckResult(result, runDir));
       }

@@ -131,6 +131,20 @@ describe("checkContinuation", () => {
     expect(result.reached).toMatchObject({ ok: false, reason: expect.stringContaining("never answered") });
   });
 
+  it("is INCONCLUSIVE, not GREEN, when only the exiting UI got the answer and the background re-run is still going", () => {
+    // 2.1.332-rerun with the answering request 5 sent by the foreground UI: the background session (req 3) only re-sent the prompt.
+    const { foregroundPid } = fixture("2.1.332-rerun");
+    const result = check("2.1.332-rerun", (log) => editRequest(log, 5, (e) => ({ ...e, client: { ...e.client, pid: foregroundPid } })));
+    expect(result.ids).toEqual(["turn-rerun"]);
+    expect(result.verdict).toBe("INCONCLUSIVE");
+    expect(result.reached).toMatchObject({ ok: false, reason: expect.stringContaining("only the exiting foreground UI got an answer (req 5)") });
+  });
+
+  it("counts an answer to a request of an unidentified sender as reaching the point", () => {
+    const result = check("2.1.332-rerun", (log) => editRequest(log, 5, (e) => ({ ...e, client: { ...e.client, pid: null, command: null } })));
+    expect(result.verdict).toBe("GREEN");
+  });
+
   it("is INCONCLUSIVE when no tool call was ever in flight", () => {
     const result = check("2.1.332-rerun", (log) => ({ ...log, requests: log.requests.filter((e) => e.stream !== "main") }));
     expect(result.verdict).toBe("INCONCLUSIVE");
@@ -148,5 +162,11 @@ describe("turnAnswered", () => {
     const { log, foregroundPid } = fixture("2.1.150-killed-in-foreground");
     expect(turnAnswered(log, "main")).toBe(true);
     expect(turnAnswered(log, "main", foregroundPid)).toBe(false);
+  });
+
+  it("tells the foreground's answer by its session id when the mock could not find the sending process", () => {
+    const { log, foregroundPid } = fixture("2.1.150-killed-in-foreground");
+    const vanished = editRequest(log, 4, (e) => ({ ...e, client: { ...e.client, pid: null, command: null } }));
+    expect(turnAnswered(vanished, "main", foregroundPid)).toBe(false);
   });
 });

@@ -1,6 +1,5 @@
 // The notification-stability check end to end over hand-built seed-002 runs, and its human output.
 import { describe, expect, it } from "vitest";
-import { formatNotificationFindings } from "../../checker/format-notifications.ts";
 import { NOTIFICATION_FINDINGS, checkNotificationStability, type NotificationCheckOptions } from "../../checker/notification-check.ts";
 import { judge } from "../../checker/verdict.ts";
 import { SHORT_HEADER, T1, afterResumeBody, beforeIdleBody, mainBody, type SubBodyOptions } from "../fixtures/notifications/bodies.ts";
@@ -109,21 +108,5 @@ describe("checkNotificationStability", () => {
       "resume boundary 1 (sub): req 6 → req 8",
       "resume boundary 2 (main): req 7 → req 9",
     ]);
-  });
-});
-
-describe("formatNotificationFindings", () => {
-  it("shows the finding, its boundary, its numbers and its diff", () => {
-    const text = formatNotificationFindings(run({}, { header: SHORT_HEADER }).findings);
-    const lines = text.split("\n");
-    expect(lines[0]).toBe(`RED  notification-changed: task ${T1}'s notification was re-sent with different bytes`);
-    expect(lines[1]).toBe("     at resume boundary 1 (sub): req 6 → req 8, messages[5].content[0].text");
-    expect(lines[2]).toMatch(/^ {5}system-notification-preamble \(\d+ chars\) → non-user-source \(\d+ chars\), delta 446$/);
-    expect(lines).toContain("     --- messages[5].content[0].text\treq 6");
-  });
-
-  it("marks informational findings and says when there is nothing", () => {
-    expect(formatNotificationFindings(run({ systemMarker: 1 }, { systemMarker: 0 }).findings).startsWith("info cache-control-moved:")).toBe(true);
-    expect(formatNotificationFindings([])).toBe("no findings");
   });
 });

@@ -86,3 +86,20 @@ describe("LiveRecordings.waitUntil", () => {
     expect(await recordings.waitUntil(() => true, 10_000, AbortSignal.abort())).toBe("ok");
   });
 });
+
+describe("a wait condition that throws", () => {
+  it("rejects the wait instead of escaping from a watcher callback", async () => {
+    const { run, recordings } = live();
+    const log = new FileRequestLog(run.mockLog);
+    const waiting = recordings.waitUntil(
+      (rec) => {
+        if (rec.requests.length > 0) throw new Error("scenario bug");
+        return false;
+      },
+      5000,
+      new AbortController().signal,
+    );
+    recordRequest(log, "{}");
+    await expect(waiting).rejects.toThrow("scenario bug");
+  });
+});

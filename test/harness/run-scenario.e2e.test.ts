@@ -11,7 +11,7 @@ import { VERDICT_EXIT } from "../../checker/verdict.ts";
 import { FAKE_API_KEY, RUN_MARKER_VAR } from "../../harness/isolation.ts";
 import { loadRecordings, type Recordings } from "../../harness/recordings.ts";
 import { resolveClaude, type ResolvedClaude } from "../../harness/release-cache.ts";
-import { runScenario, type RunResult } from "../../harness/run-scenario.ts";
+import { runAndCheck, type CheckedRun } from "../../pipeline/run-and-check.ts";
 import scenario from "../../scenarios/resume-orphaned-background-task.ts";
 
 const CLI = fileURLToPath(new URL("../../bin/ccrepro.mjs", import.meta.url));
@@ -131,7 +131,7 @@ describe.each([
   const sentinelName = `CCREPRO_SENTINEL_${crypto.randomBytes(4).toString("hex").toUpperCase()}`;
   const sentinelValue = `leak-${crypto.randomBytes(8).toString("hex")}`;
   let claude: ResolvedClaude;
-  let run: RunResult;
+  let run: CheckedRun;
   let rec: Recordings;
   let seen: SeenProcess[];
   let markedAfter: number[];
@@ -147,7 +147,7 @@ describe.each([
     const watch = watchProcesses(runsDir);
     const started = performance.now();
     try {
-      run = await runScenario({ scenario, params: scenario.params.parse({}), claude, requested: version, runsDir });
+      run = await runAndCheck({ scenario, params: scenario.params.parse({}), claude, requested: version, runsDir });
     } finally {
       seen = watch.stop();
     }
@@ -259,7 +259,7 @@ describe.each([
     try {
       const checked = await execa(process.execPath, [CLI, "check", "--json", copy], { reject: false });
       expect(JSON.parse(checked.stdout)).toEqual(run.record.result);
-      expect(checked.exitCode).toBe(VERDICT_EXIT[run.record.result!.verdict]);
+      expect(checked.exitCode).toBe(VERDICT_EXIT[run.record.result.verdict]);
     } finally {
       fs.renameSync(aside, run.runDir);
     }
@@ -280,9 +280,9 @@ describe("an aborted run (2.1.332)", () => {
     const aborter = setInterval(() => {
       if ([...watch.seen.values()].some(isBackgroundSleep)) abort.abort();
     }, 50);
-    let run: RunResult;
+    let run: CheckedRun;
     try {
-      run = await runScenario({ scenario, params: scenario.params.parse({}), claude, requested: "2.1.332", runsDir, abort: abort.signal });
+      run = await runAndCheck({ scenario, params: scenario.params.parse({}), claude, requested: "2.1.332", runsDir, abort: abort.signal });
     } finally {
       clearInterval(aborter);
     }
@@ -299,7 +299,7 @@ describe("an aborted run (2.1.332)", () => {
 
   it("aborted before it starts, runs no step and no process, and ends in ERROR", async () => {
     const runsDir = tempDir("pre-abort");
-    const run = await runScenario({ scenario, params: scenario.params.parse({}), claude, requested: "2.1.332", runsDir, abort: AbortSignal.abort() });
+    const run = await runAndCheck({ scenario, params: scenario.params.parse({}), claude, requested: "2.1.332", runsDir, abort: AbortSignal.abort() });
     expect(run.record.harnessError).toBe("the run was interrupted");
     expect(run.record.result?.verdict).toBe("ERROR");
     expect(run.record.steps).toEqual([]);

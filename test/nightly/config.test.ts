@@ -19,6 +19,11 @@ function configError(raw: unknown): string {
   throw new Error("the config was accepted");
 }
 
+// An expectation for resume-orphaned-background-task with the given parameters.
+function expecting(params: Record<string, unknown>) {
+  return { scenario: "resume-orphaned-background-task", versions: "*", params, verdict: "RED", reason: "r" };
+}
+
 describe("parseNightlyConfig", () => {
   it("fills in repeats, concurrency, expectations and every registered scenario", () => {
     const config = parseNightlyConfig({ versions: ["latest"] }, "test.json");
@@ -37,6 +42,14 @@ describe("parseNightlyConfig", () => {
     ]);
   });
 
+  it("takes expectation parameters that fit the scenario's schema, given in part, typed or as strings", () => {
+    const config = parseNightlyConfig(
+      { versions: ["latest"], expectations: [expecting({ background: false }), expecting({ stop: "sigterm", grace: "1000" }), expecting({})] },
+      "test.json",
+    );
+    expect(config.expectations.map((e) => e.params)).toEqual([{ background: false }, { stop: "sigterm", grace: "1000" }, {}]);
+  });
+
   it.each([
     [{}, /test\.json: versions: /],
     [{ versions: [] }, /versions: .*at least 1|versions: .*>=1/i],
@@ -47,12 +60,17 @@ describe("parseNightlyConfig", () => {
     [{ versions: ["latest"], scenarios: ["no-such-scenario"] }, /scenarios\[0\]: unknown scenario "no-such-scenario" \(known: /],
     [{ versions: ["latest"], scenarios: [{ name: "nope" }] }, /scenarios\[0\]\.name: unknown scenario/],
     [{ versions: ["latest"], scenarios: ["subagent-resume-notification-header", { name: "resume-orphaned-background-task", params: { grace: "soon" } }] }, /scenarios\[1\]\.params\.grace: expected a number/],
-    [{ versions: ["latest"], scenarios: [{ name: "resume-orphaned-background-task", params: { nosuch: 1 } }] }, /scenarios\[0\]\.params: .*nosuch/],
+    [{ versions: ["latest"], scenarios: [{ name: "resume-orphaned-background-task", params: { nosuch: 1 } }] }, /scenarios\[0\]\.params\.nosuch: unrecognized key .*\(its parameters: stop, grace, /],
+    [{ versions: ["latest"], scenarios: ["hook-task-notification-prompt", { name: "resume-orphaned-background-task", params: { stop: "kill" } }] }, /scenarios\[1\]\.params\.stop: expected one of sigkill \| sigterm \| stdin/],
     [{ versions: ["latest"], scenarios: ["resume-orphaned-background-task", { name: "resume-orphaned-background-task", params: { grace: 4000 } }] }, /scenarios\[1\]: repeats scenarios\[0\]/],
     [{ versions: ["latest"], expectations: [{ scenario: "resume-orphaned-background-task", versions: "not a range", verdict: "RED", reason: "r" }] }, /expectations\[0\]\.versions: expected a semver range/],
     [{ versions: ["latest"], expectations: [{ scenario: "resume-orphaned-background-task", versions: "*", verdict: "ERROR", reason: "r" }] }, /expectations\[0\]\.verdict: /],
     [{ versions: ["latest"], expectations: [{ scenario: "resume-orphaned-background-task", versions: "*", verdict: "RED", reason: "" }] }, /expectations\[0\]\.reason: say why/],
     [{ versions: ["latest"], expectations: [{ scenario: "ghost", versions: "*", verdict: "RED", reason: "r" }] }, /expectations\[0\]\.scenario: unknown scenario "ghost"/],
+    [{ versions: ["latest"], expectations: [expecting({}), expecting({}), expecting({ stopp: "sigterm" })] }, /expectations\[2\]\.params\.stopp: unrecognized key for scenario resume-orphaned-background-task \(its parameters: stop, /],
+    [{ versions: ["latest"], expectations: [expecting({ stop: "kill" })] }, /expectations\[0\]\.params\.stop: expected one of sigkill \| sigterm \| stdin/],
+    [{ versions: ["latest"], expectations: [expecting({ grace: "soon" })] }, /expectations\[0\]\.params\.grace: expected a number/],
+    [{ versions: ["latest"], expectations: [expecting({ background: "no" })] }, /expectations\[0\]\.params\.background: expected true or false/],
   ])("rejects %j naming the field", (raw, message) => {
     expect(configError(raw)).toMatch(message);
   });

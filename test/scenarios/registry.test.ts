@@ -6,7 +6,7 @@ import { SCENARIOS } from "../../scenarios/index.ts";
 
 const folder = path.join(import.meta.dirname, "..", "..", "scenarios");
 // Modules that support scenarios rather than being one.
-const SUPPORT = new Set(["index.ts", "types.ts", "params.ts", "replies.ts"]);
+const SUPPORT = new Set(["index.ts", "types.ts", "params.ts", "replies.ts", "waits.ts"]);
 
 describe("scenario index", () => {
   it("registers every scenario file once, named after its file", () => {
