@@ -74,10 +74,10 @@ describe("checkNotificationStability", () => {
     const rec = fakeRecordings(seed002({}, {}));
     const moved = seed002({}, {});
     // The same notification with the run directory under another name, as a re-recorded run would have it.
-    moved[7] = { ...moved[7]!, body: JSON.parse(JSON.stringify(afterResumeBody()).replaceAll("/work/runs/20261130T160102Z-42", "/work/runs/other")) };
+    moved[7] = { ...moved[7]!, body: JSON.parse(JSON.stringify(afterResumeBody()).replaceAll("/RUNS/20261130T160102Z-42", "/RUNS/other")) };
     const runPaths = [
-      { prefix: "/work/runs/20261130T160102Z-42", placeholder: "<run>" },
-      { prefix: "/work/runs/other", placeholder: "<run>" },
+      { prefix: "/RUNS/20261130T160102Z-42", placeholder: "<run>" },
+      { prefix: "/RUNS/other", placeholder: "<run>" },
     ];
     expect(ids(checkNotificationStability(fakeRecordings(moved), subResumes))).toContain("notification-changed");
     expect(checkNotificationStability(fakeRecordings(moved), { ...subResumes, normalise: { runPaths } }).findings).toEqual([]);

@@ -1,8 +1,9 @@
 // The recorded nightly under test/fixtures/nightly/recorded as test material: its summary, its release list, and a
-// cell runner that answers each cell with the verdict its recorded run directory holds (no claude involved).
+// cell runner that answers each cell by re-checking its recorded run directory with today's checker (no claude involved).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { checkRecordedRun } from "../../checker/check-run.ts";
 import { readRunRecord } from "../../harness/run-record.ts";
 import { parseReleaseIndex, type ReleaseIndex } from "../../harness/releases.ts";
 import type { CellRunner } from "../../nightly/run-cell.ts";
@@ -32,7 +33,8 @@ export interface FixtureRunner {
   maxActive: () => number;
 }
 
-// Answers from the recorded run of the same scenario, parameters and release; `delayMs` keeps cells overlapping.
+// Answers from the recorded run of the same scenario, parameters and release, recomputing its verdict from the files
+// (not run.json's stored result), so a checker change shows up against the recorded verdicts; `delayMs` keeps cells overlapping.
 export function fixtureRunner(delayMs = 0): FixtureRunner {
   const summary = fixtureSummary();
   const calls: string[] = [];
@@ -49,7 +51,7 @@ export function fixtureRunner(delayMs = 0): FixtureRunner {
       if (!recorded) throw new Error(`the fixture has no cell ${cell.key}`);
       const runDir = path.resolve(FIXTURE_DIR, recorded.runs[0]!.dir!);
       const record = readRunRecord(path.join(runDir, "run.json"));
-      return { runDir, result: record.result!, wallMs: record.wallMs };
+      return { runDir, result: checkRecordedRun(runDir), wallMs: record.wallMs };
     } finally {
       active -= 1;
     }
