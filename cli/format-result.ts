@@ -6,6 +6,10 @@ const MAX_DIFF_LINES = 40;
 export function formatCheckResult(result: CheckResult, runDir?: string): string {
   const lines = [`${result.verdict}: ${result.reason}`];
   if (runDir) lines.push(`  run: ${runDir}`);
+  // ERROR says the harness, not the binary, failed: where to look before trusting a re-run.
+  if (result.verdict === "ERROR" && runDir) {
+    lines.push("  look at run.json (steps), sessions/*/stderr.log and sessions/*/debug.log there; ccrepro check re-judges it");
+  }
   for (const note of result.notes) lines.push(`  ${note}`);
   for (const finding of result.findings) {
     lines.push(`  ${finding.red ? "✗" : "·"} ${finding.id} — ${finding.title}`, `      at ${finding.where}`);

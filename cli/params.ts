@@ -1,4 +1,5 @@
 // `--param key=value` words, validated against a scenario's parameter schema with messages that list what is allowed.
+import type { Command } from "commander";
 import { z } from "zod";
 import { UserError } from "../harness/errors.ts";
 import type { Scenario } from "../scenarios/types.ts";
@@ -21,4 +22,11 @@ export function parseScenarioParams(scenario: Scenario, raw: Record<string, unkn
     `bad parameters for scenario ${scenario.name}: ${lines.join("; ")}${known ? ` (its parameters: ${known})` : ""}`,
     "BAD_PARAM",
   );
+}
+
+// The options every command that runs a scenario shares: its parameters, and where its run directories go.
+export function withRunOptions(command: Command): Command {
+  return command
+    .option("--param <key=value>", "a scenario parameter (repeatable)", collectParam, {})
+    .option("--runs-dir <dir>", "where run directories go", "runs");
 }

@@ -316,7 +316,7 @@ async function fetchEntry(cache: string, version: string, platform: PlatformSuff
     const executablePath = path.join(staging, executable);
     const stat = await fsp.stat(executablePath).catch(() => null);
     if (!stat?.isFile()) {
-      throw new UserError(`${spec} unpacked without ${executable}; the release cannot be run.`, "INSTALL_FAILED");
+      throw new UserError(`${spec} unpacked without ${executable}; the release cannot be run here. Pick another release.`, "INSTALL_FAILED");
     }
     if (info.era === "native") await fsp.chmod(executablePath, 0o755);
     const manifest: CacheManifest = {

@@ -37,13 +37,13 @@ export function loadMockScript(file: string): MockScript {
     text = fs.readFileSync(file, "utf8");
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "does not exist" : (error as Error).message;
-    throw new MockApiError("SCRIPT_NOT_FOUND", `cannot read mock script ${file}: ${reason}`, { cause: error });
+    throw new MockApiError("SCRIPT_NOT_FOUND", `cannot read mock script ${file}: ${reason}; pass the path of a JSON reply script (or --scenario NAME)`, { cause: error });
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new MockApiError("SCRIPT_NOT_JSON", `mock script ${file} is not valid JSON: ${(error as Error).message}`, {
+    throw new MockApiError("SCRIPT_NOT_JSON", `mock script ${file} is not valid JSON: ${(error as Error).message}; fix the JSON and run again`, {
       cause: error,
     });
   }

@@ -113,13 +113,13 @@ export function loadNightlyConfig(file: string): NightlyConfig {
   try {
     text = fs.readFileSync(file, "utf8");
   } catch (error) {
-    throw new UserError(`cannot read nightly config ${file}: ${(error as Error).message}`, "BAD_CONFIG");
+    throw new UserError(`cannot read nightly config ${file}: ${(error as Error).message}; pass the path of a JSON config, or omit --config for the default`, "BAD_CONFIG");
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new UserError(`nightly config ${file} is not valid JSON: ${(error as Error).message}`, "BAD_CONFIG");
+    throw new UserError(`nightly config ${file} is not valid JSON: ${(error as Error).message}; fix the JSON and run again`, "BAD_CONFIG");
   }
   return parseNightlyConfig(raw, file);
 }

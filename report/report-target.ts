@@ -66,5 +66,5 @@ export function loadReportInput(target: string): ReportInput {
   const dir = path.resolve(target);
   if (fs.existsSync(path.join(dir, SUMMARY_FILE))) return { summary: readSummary(dir), baseDir: dir };
   if (fs.existsSync(runLayout(dir).runJson)) return summaryOfRun(dir);
-  throw new UserError(`${dir} is neither a nightly directory (no ${SUMMARY_FILE}) nor a run directory (no run.json)`, "BAD_REPORT_TARGET");
+  throw new UserError(`${dir} is neither a nightly directory (no ${SUMMARY_FILE}) nor a run directory (no run.json); pass a directory written by ccrepro run or ccrepro nightly`, "BAD_REPORT_TARGET");
 }

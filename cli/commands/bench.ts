@@ -4,20 +4,17 @@ import { median } from "../../checker/statistics.ts";
 import { resolveClaude } from "../../harness/release-cache.ts";
 import { runAndCheck } from "../../pipeline/run-and-check.ts";
 import type { CliContext } from "../context.ts";
-import { collectParam, parseScenarioParams } from "../params.ts";
+import { parseScenarioParams, withRunOptions } from "../params.ts";
 import { wholeNumber, positiveNumber } from "../numbers.ts";
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 export function registerBenchCommand(program: Command, ctx: CliContext): void {
-  program
-    .command("bench")
+  withRunOptions(program.command("bench"))
     .description("run a scenario several times and print wall time, floor and their ratio per run")
     .argument("[scenario]", "scenario name", "subagent-resume-notification-header")
     .option("--claude <word>", "a version, latest, or a path", "2.1.332")
     .option("--runs <n>", "how many runs", wholeNumber("--runs", 1, 100), 3)
-    .option("--param <key=value>", "a scenario parameter (repeatable)", collectParam, {})
-    .option("--runs-dir <dir>", "where run directories go", "runs")
     .option("--max-ratio <r>", "exit 1 when the median ratio is above this", positiveNumber("--max-ratio"), 1.1)
     .action(async (name: string, options) => {
       const scenario = ctx.scenarioNamed(name);

@@ -11,7 +11,7 @@ import { resolveVersions, versionsBetween } from "../../harness/releases.ts";
 import { runAndCheck } from "../../pipeline/run-and-check.ts";
 import type { Scenario } from "../../scenarios/types.ts";
 import type { CliContext } from "../context.ts";
-import { collectParam, parseScenarioParams } from "../params.ts";
+import { parseScenarioParams, withRunOptions } from "../params.ts";
 import { wholeNumber } from "../numbers.ts";
 
 async function singleVersion(word: string, flag: string): Promise<string> {
@@ -50,16 +50,13 @@ async function fetchChangelog(): Promise<string> {
 }
 
 export function registerBisectCommand(program: Command, ctx: CliContext): void {
-  program
-    .command("bisect")
+  withRunOptions(program.command("bisect"))
     .description("find the adjacent pair of releases where a scenario's outcome changes")
     .argument("<scenario>", "scenario name")
     .requiredOption("--old <version>", "an older release (its outcome is the 'old' class)")
     .requiredOption("--new <version>", "a newer release (its outcome is the 'new' class); latest works")
     .option("--repeat <n>", "runs per release; disagreeing repeats mark it flaky", wholeNumber("--repeat", 1, 20), 1)
     .option("--finding <id>", "bisect on the presence of this finding instead of the verdict")
-    .option("--param <key=value>", "a scenario parameter (repeatable)", collectParam, {})
-    .option("--runs-dir <dir>", "where run directories go", "runs")
     .option("--json", "print the result as JSON")
     .option("--check-changelog", "check that both releases' changelog entries are reachable")
     .action(async (name: string, options) => {

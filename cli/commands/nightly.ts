@@ -1,6 +1,5 @@
 // `ccrepro nightly`: runs the matrix (the built-in default without --config), writes every report, exits by the ledger.
 import type { Command } from "commander";
-import { UserError } from "../../harness/errors.ts";
 import { loadNightlyConfig } from "../../nightly/config.ts";
 import { defaultNightlyConfig } from "../../nightly/default-config.ts";
 import { checkOutDir, defaultNightlyDir } from "../../nightly/out-dir.ts";
@@ -12,6 +11,7 @@ import type { ReportInput } from "../../report/report-target.ts";
 import { headline, tally, utc } from "../../report/wording.ts";
 import { writeReports } from "../../report/write-reports.ts";
 import type { CliContext } from "../context.ts";
+import { wholeNumber } from "../numbers.ts";
 
 // Shared with `report --merge`: write every report, say where they are, exit by the summary (3 if a report failed).
 export function publishNightly(ctx: CliContext, input: ReportInput, outDir: string): void {
@@ -25,12 +25,6 @@ export function publishNightly(ctx: CliContext, input: ReportInput, outDir: stri
   ctx.setExit(failed.length > 0 ? 3 : input.summary.exitCode);
 }
 
-function parseConcurrency(word: string): number {
-  const n = Number(word);
-  if (!Number.isInteger(n) || n < 1) throw new UserError(`--concurrency takes a whole number ≥ 1, got "${word}"`, "BAD_ARGUMENT");
-  return n;
-}
-
 export function registerNightlyCommand(program: Command, ctx: CliContext): void {
   program
     .command("nightly")
@@ -39,10 +33,10 @@ export function registerNightlyCommand(program: Command, ctx: CliContext): void 
     .option("--out <dir>", "the nightly directory; default runs/nightly-<UTC time>")
     .option("--previous <file>", "summary.json (or nightly directory) to compare with; default: the newest earlier nightly beside --out")
     .option("--shard <K/N>", "run only slice K of N of the matrix (merge the slices with report --merge)")
-    .option("--concurrency <n>", "cells at a time, overriding the config")
+    .option("--concurrency <n>", "cells at a time, overriding the config", wholeNumber("--concurrency", 1, 64))
     .action(async (options) => {
       let config = options.config ? loadNightlyConfig(options.config) : defaultNightlyConfig();
-      if (options.concurrency !== undefined) config = { ...config, concurrency: parseConcurrency(options.concurrency) };
+      if (options.concurrency !== undefined) config = { ...config, concurrency: options.concurrency };
       const shard = options.shard ? parseShard(options.shard) : null;
       const now = new Date();
       const outDir = checkOutDir(options.out ?? defaultNightlyDir(now, shard));

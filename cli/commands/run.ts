@@ -5,18 +5,15 @@ import { resolveClaude } from "../../harness/release-cache.ts";
 import { runAndCheck } from "../../pipeline/run-and-check.ts";
 import type { CliContext } from "../context.ts";
 import { formatCheckResult } from "../format-result.ts";
-import { collectParam, parseScenarioParams } from "../params.ts";
+import { parseScenarioParams, withRunOptions } from "../params.ts";
 import { wholeNumber } from "../numbers.ts";
 
 export function registerRunCommand(program: Command, ctx: CliContext): void {
-  program
-    .command("run")
+  withRunOptions(program.command("run"))
     .description("run a scenario against a claude release or binary; exit 0 GREEN, 1 RED, 2 INCONCLUSIVE, 3 ERROR")
     .argument("<scenario>", "scenario name (ccrepro scenarios lists them)")
     .requiredOption("--claude <word>", "a version, latest, or a path to a claude executable")
-    .option("--param <key=value>", "a scenario parameter (repeatable)", collectParam, {})
     .option("--repeat <n>", "run it n times", wholeNumber("--repeat", 1, 100), 1)
-    .option("--runs-dir <dir>", "where run directories go", "runs")
     .option("--json", "print the result as JSON")
     .addOption(new Option("--exit-codes <style>", "exit code convention").choices(["verdict", "git-bisect"]).default("verdict"))
     .action(async (name: string, options) => {

@@ -46,7 +46,7 @@ describe("loadMockScript", () => {
 
   it("says when the file is missing", () => {
     const error = errorOf(() => loadMockScript("/nonexistent/dir/script.json"));
-    expect([error.code, error.message]).toEqual(["SCRIPT_NOT_FOUND", "cannot read mock script /nonexistent/dir/script.json: does not exist"]);
+    expect([error.code, error.message]).toEqual(["SCRIPT_NOT_FOUND", "cannot read mock script /nonexistent/dir/script.json: does not exist; pass the path of a JSON reply script (or --scenario NAME)"]);
   });
 
   it("says when the file is not JSON", () => {

@@ -16,6 +16,10 @@ describe(`${SCENARIO} on real releases`, { timeout: E2E_TIMEOUT_MS }, () => {
     expect(changed?.detail.join("\n")).toMatch(/system-notification-preamble .* → non-user-source .*delta 446/);
     expect(record.outbound.attempts).toBe(0);
     expect(record.processes.survivors).toEqual([]);
+    // This release leaves /tmp/cc-socks-<uid>/<pid>.sock behind when killed: the run removed its own, and says so.
+    const sockets = record.processes.outsideRemoved.filter((file) => file.includes("/cc-socks-"));
+    expect(sockets.length).toBeGreaterThan(0);
+    expect(sockets.filter((file) => fs.existsSync(file))).toEqual([]);
   });
 
   it("2.1.251 is RED: the absorbed notification is dropped across the resume", async () => {
