@@ -1,5 +1,5 @@
 // Every expected way a bisection cannot give an answer, as one error class the CLI catches in one place.
-import { UserError } from "../harness/errors.ts";
+import { UserError } from "../core/errors.ts";
 import { describeSkip } from "./format.ts";
 import type { Endpoint, RunSkipReason, SkippedVersion, StepRecord } from "./types.ts";
 

@@ -1,5 +1,5 @@
 // The closed vocabulary of a bisection: outcomes, run results, skips, steps, progress events and the result.
-import type { Verdict } from "../checker/verdict.ts";
+import type { Verdict } from "../core/verdict.ts";
 
 // What one run says about a release: its verdict, or (with --finding ID) whether that finding was seen.
 // ERROR is never an outcome: a broken run says nothing about the release, so it becomes a skip.

@@ -4,7 +4,7 @@ import type { RequestEntry } from "../mock-api/log-entry.ts";
 import { isJsonObject, type Json } from "./json-value.ts";
 import { streamRequests } from "./model-request.ts";
 import { readMessagesBody, type Message } from "./request-body.ts";
-import { finding, type Finding } from "./verdict.ts";
+import { finding, type Finding } from "../core/verdict.ts";
 
 export const CONTINUATION_FINDINGS = ["turn-dropped", "turn-duplicated", "tool-killed", "turn-rerun"] as const;
 export type ContinuationFindingId = (typeof CONTINUATION_FINDINGS)[number];

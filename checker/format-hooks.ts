@@ -4,7 +4,7 @@ import type { HookRecord, Recordings } from "../harness/recordings.ts";
 import type { NotificationDelivery } from "./notification-delivery.ts";
 import { clip, formatTimeline, KIND_WIDTH, offset, quote } from "./timeline-format.ts";
 import { buildTurnTimeline } from "./turn-timeline.ts";
-import { median } from "./statistics.ts";
+import { median } from "../core/statistics.ts";
 
 const MAX_LINE = 110;
 // Wide enough for "hook", "mock" and a short session label, so every row's columns line up.

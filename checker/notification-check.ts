@@ -7,7 +7,7 @@ import { extractNotifications, maskNotifications, type NotificationOccurrence } 
 import { comparePrefix, type PrefixComparison } from "./prefix.ts";
 import { readMessagesBody } from "./request-body.ts";
 import { unifiedDiff } from "./text-diff.ts";
-import { finding, type Finding } from "./verdict.ts";
+import { finding, type Finding } from "../core/verdict.ts";
 
 export const NOTIFICATION_FINDINGS = ["notification-changed", "notification-dropped", "prefix-changed", "cache-control-moved"] as const;
 export type NotificationFindingId = (typeof NOTIFICATION_FINDINGS)[number];

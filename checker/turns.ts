@@ -16,7 +16,7 @@
 //   nothing woke the session in between; otherwise (before any push, after a wake-up, or after a non-human result)
 //   it answers nothing that was pushed: unattributed.
 import type { SessionRecording } from "../harness/recordings.ts";
-import { finding, type Finding } from "./verdict.ts";
+import { finding, type Finding } from "../core/verdict.ts";
 import { formatTimeline } from "./timeline-format.ts";
 import {
   buildTurnTimeline,

@@ -1,5 +1,5 @@
 // What every command gets from the CLI: output channels, the exit code, scenario lookup, Ctrl-C as an abort signal.
-import { UserError } from "../harness/errors.ts";
+import { UserError } from "../core/errors.ts";
 import { findScenario, SCENARIOS } from "../scenarios/index.ts";
 import type { Scenario } from "../scenarios/types.ts";
 

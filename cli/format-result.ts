@@ -1,5 +1,5 @@
 // The human output of a verdict: one headline, the reason, then each finding in a few lines with its diff.
-import type { CheckResult } from "../checker/verdict.ts";
+import type { CheckResult } from "../core/verdict.ts";
 
 const MAX_DIFF_LINES = 40;
 

@@ -1,6 +1,6 @@
 // ccrepro's command line: parses, validates, calls the commands; one handler turns expected errors into exit codes.
 import { Command, CommanderError } from "commander";
-import { UserError } from "../harness/errors.ts";
+import { UserError } from "../core/errors.ts";
 import { registerBenchCommand } from "./commands/bench.ts";
 import { registerBisectCommand } from "./commands/bisect.ts";
 import { registerCheckCommand } from "./commands/check.ts";

@@ -1,5 +1,5 @@
 // Number options parsed as the user means them, or refused with a UserError that names the option.
-import { UserError } from "../harness/errors.ts";
+import { UserError } from "../core/errors.ts";
 
 export function wholeNumber(option: string, min: number, max: number) {
   return (text: string): number => {

@@ -1,7 +1,7 @@
 // `--param key=value` words, validated against a scenario's parameter schema with messages that list what is allowed.
 import type { Command } from "commander";
 import { z } from "zod";
-import { UserError } from "../harness/errors.ts";
+import { UserError } from "../core/errors.ts";
 import type { Scenario } from "../scenarios/types.ts";
 
 export function collectParam(word: string, previous: Record<string, string>): Record<string, string> {

@@ -1,5 +1,6 @@
 // A run's footprint outside its directory: the /background daemon's processes and socket directory under /tmp, and the
 // per-process sockets that a killed claude leaves behind there.
+import { argvOf } from "../core/proc.ts";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -11,14 +12,6 @@ import { findMarkedProcesses } from "./processes.ts";
 export function daemonSocketDir(configDir: string, uid = process.getuid?.() ?? 0): string {
   const hash = crypto.createHash("sha256").update(path.resolve(configDir)).digest("hex").slice(0, 8);
   return path.join("/tmp", `cc-daemon-${uid}`, hash);
-}
-
-export function argvOf(pid: number): string[] {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
-  } catch {
-    return [];
-  }
 }
 
 // Marked processes that are the daemon itself (`claude daemon run …`), not its session hosts.

@@ -1,19 +1,13 @@
 // The isolated world a run hands to the binary: its own directories, a pre-seeded config, an allow-listed environment.
 import fs from "node:fs";
 import path from "node:path";
+import { QUIET_ENV } from "../releases/binary-info.ts";
 import type { RunLayout } from "./run-layout.ts";
 
 // Harmless by construction: the mock accepts any key, and the value marks where a leak would have come from.
 export const FAKE_API_KEY = "sk-ant-ccrepro-fake-key-0000";
 // Every process of a run inherits this variable; the reaper finds escaped processes by it.
 export const RUN_MARKER_VAR = "CCREPRO_RUN_ID";
-
-const QUIET_VARS = {
-  DISABLE_AUTOUPDATER: "1",
-  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-  DISABLE_TELEMETRY: "1",
-  DISABLE_ERROR_REPORTING: "1",
-};
 
 export interface IsolationOptions {
   runId: string;
@@ -38,7 +32,7 @@ export function buildEnvironment(run: RunLayout, options: IsolationOptions): Rec
     TERM: "dumb",
     ANTHROPIC_BASE_URL: options.mockUrl,
     ANTHROPIC_API_KEY: FAKE_API_KEY,
-    ...QUIET_VARS,
+    ...QUIET_ENV,
     HTTP_PROXY: options.trapUrl,
     HTTPS_PROXY: options.trapUrl,
     ALL_PROXY: options.trapUrl,

@@ -1,8 +1,8 @@
 // What every step executor works with: the run's live state, and how a step reports success or failure.
-import type { BinaryProbe } from "./capabilities.ts";
+import type { BinaryProbe } from "../releases/capabilities.ts";
 import type { HeadlessSession } from "./headless-session.ts";
 import type { LiveRecordings } from "./live-recordings.ts";
-import type { ResolvedClaude } from "./release-cache.ts";
+import type { ResolvedClaude } from "../releases/resolve.ts";
 import type { RunLayout } from "./run-layout.ts";
 import type { StepRecord } from "./run-record.ts";
 import type { TerminalSession } from "./terminal-session.ts";

@@ -1,7 +1,7 @@
 // run.json: everything needed to reproduce and audit a run from its directory alone.
 import fs from "node:fs";
 import { z } from "zod";
-import { checkResultSchema } from "../checker/verdict.ts";
+import { checkResultSchema, type CheckResult } from "../core/verdict.ts";
 
 export const stepRecordSchema = z.object({
   index: z.number().int(),
@@ -34,7 +34,7 @@ export const runRecordSchema = z.object({
   hookEvents: z.array(z.string()),
   startedAt: z.string(),
   endedAt: z.string().nullable(),
-  // The whole run as a caller waits for it: from its start to the verdict (to the end of cleanup until judged).
+  // The whole recording: from its start to the end of cleanup.
   wallMs: z.number().nullable(),
   // From the first session's start to the moment the last awaited event was recorded.
   floorMs: z.number().nullable(),
@@ -61,13 +61,22 @@ export const runRecordSchema = z.object({
   // True once the harness finished writing the run; false means it was cut short and the logs may be partial.
   // Absent in run directories recorded before the flag existed, which were complete.
   recordingComplete: z.boolean().default(true),
-  // The checker's verdict, added by pipeline/run-and-check.ts; null until judged.
+  // The checker's verdict, added once by recordVerdict; null until judged.
   result: checkResultSchema.nullable(),
+  // How long judging took, added with the verdict: wallMs + checkMs is the run as a caller waits for it.
+  checkMs: z.number().nullable().default(null),
 });
 export type RunRecord = z.infer<typeof runRecordSchema>;
 
 export function writeRunRecord(file: string, record: RunRecord): void {
   fs.writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
+}
+
+// The one place a verdict enters run.json: the recording stays as the harness wrote it, timings included.
+export function recordVerdict(file: string, result: CheckResult, checkMs: number): RunRecord {
+  const judged = { ...readRunRecord(file), result, checkMs };
+  writeRunRecord(file, judged);
+  return judged;
 }
 
 export function readRunRecord(file: string): RunRecord {

@@ -1,5 +1,5 @@
 // Carries out one scenario step against the run's live sessions and recordings.
-import type { Step } from "../scenarios/types.ts";
+import type { Step } from "./plan.ts";
 import { HeadlessSession } from "./headless-session.ts";
 import { headlessArgs } from "./isolation.ts";
 import { StepFailure, type RunContext, type StepOutcome } from "./run-context.ts";

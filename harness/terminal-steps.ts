@@ -2,8 +2,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { execa } from "execa";
-import type { CommandView, Step, TerminalKey } from "../scenarios/types.ts";
-import { argvOf, daemonPids } from "./daemon-hygiene.ts";
+import type { CommandView, Step, TerminalKey } from "./plan.ts";
+import { argvOf } from "../core/proc.ts";
+import { daemonPids } from "./daemon-hygiene.ts";
 import { interactiveArgs, RUN_MARKER_VAR } from "./isolation.ts";
 import { findMarkedProcesses } from "./processes.ts";
 import { sessionLayout } from "./run-layout.ts";

@@ -6,11 +6,11 @@ import { Hono, type Context } from "hono";
 import { anthropicErrorBody } from "./anthropic-error.ts";
 import { answerCountTokens, answerMessages, errorAnswer, jsonAnswer, type Answer, type Received } from "./answer.ts";
 import type { ClientProcess } from "./client-process.ts";
-import { wallClockNow } from "./clock.ts";
+import { clockNow } from "../core/time.ts";
 import type { RequestLogSink } from "./request-log.ts";
 import { trackedBody } from "./response-body.ts";
 import type { MockScript } from "./script.ts";
-import { paddedSeq } from "./seq-format.ts";
+import { paddedSeq } from "./log-entry.ts";
 
 const REDACTED_HEADERS = new Set(["x-api-key", "authorization", "proxy-authorization", "cookie"]);
 
@@ -36,7 +36,7 @@ export function createMockApp(script: MockScript, log: RequestLogSink, options: 
   async function respond(c: Context, decide: (received: Received) => Answer): Promise<Response> {
     // Taken before any await, so seq is arrival order.
     const seq = log.nextSeq();
-    const receivedAt = wallClockNow();
+    const receivedAt = clockNow();
     const url = new URL(c.req.url);
     // Present when served by @hono/node-server; absent under app.request().
     const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;

@@ -1,4 +1,5 @@
 // Which local process holds the client end of a loopback connection, read from /proc (Linux): TCP table → socket inode → fd.
+import { argvOf } from "../core/proc.ts";
 import fs from "node:fs";
 
 export interface ClientProcess {
@@ -57,11 +58,6 @@ export function findClientProcess(clientPort: number, serverPort: number): Clien
   const inode = socketInode(clientPort, serverPort);
   const pid = inode === null ? null : holderOf(inode);
   if (pid === null) return null;
-  let command = "";
-  try {
-    command = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean).join(" ").slice(0, COMMAND_CHARS);
-  } catch {
-    // Exited between the two reads: the pid is still the answer.
-  }
-  return { pid, command };
+  // Exited between the two reads: the pid is still the answer, with no command.
+  return { pid, command: argvOf(pid).join(" ").slice(0, COMMAND_CHARS) };
 }

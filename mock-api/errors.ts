@@ -1,5 +1,5 @@
 // The mock's expected failures: UserErrors told apart by a stable code, so the CLI prints them without a stack.
-import { UserError } from "../harness/errors.ts";
+import { UserError } from "../core/errors.ts";
 
 export type MockApiErrorCode = "PORT_IN_USE" | "SCRIPT_NOT_FOUND" | "SCRIPT_NOT_JSON" | "SCRIPT_INVALID";
 

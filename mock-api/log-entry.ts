@@ -55,3 +55,8 @@ export type LogLine = z.infer<typeof logLineSchema>;
 // File names inside a request log directory.
 export const REQUEST_INDEX_FILE = "index.jsonl";
 export const REQUEST_BODY_DIR = "requests";
+
+// How a request's seq appears in names (body files, message and request ids): zero-padded so names sort in order.
+export function paddedSeq(seq: number): string {
+  return String(seq).padStart(6, "0");
+}

@@ -1,6 +1,6 @@
 // Turns a scripted reply into the concrete assistant Message the API would return for one request.
 import type { ContentBlock, Reply } from "./script.ts";
-import { paddedSeq } from "./seq-format.ts";
+import { paddedSeq } from "./log-entry.ts";
 import { fillInputTemplates } from "./input-template.ts";
 import { toolNamesOf, type MessagesRequest } from "./messages-request.ts";
 

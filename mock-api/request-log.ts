@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { wallClockNow } from "./clock.ts";
+import { clockNow } from "../core/time.ts";
 import {
   logLineSchema,
   REQUEST_BODY_DIR,
@@ -11,7 +11,7 @@ import {
   type RequestEntry,
   type ResponseEndEntry,
 } from "./log-entry.ts";
-import { paddedSeq } from "./seq-format.ts";
+import { paddedSeq } from "./log-entry.ts";
 
 // A request entry before the sink stored its body.
 export type ReceivedRequest = Omit<RequestEntry, "kind" | "bodyFile" | "bodyBytes" | "bodySha256">;
@@ -63,7 +63,7 @@ abstract class RequestLogBase implements RequestLogSink {
   }
 
   recordResponseEnd(seq: number, outcome: ResponseEndEntry["outcome"]): void {
-    this.emit({ kind: "response-end", seq, endedAt: wallClockNow(), outcome });
+    this.emit({ kind: "response-end", seq, endedAt: clockNow(), outcome });
     this.unfinished.delete(seq);
     if (this.unfinished.size > 0) return;
     for (const resolve of this.settledWaiters) resolve();

@@ -1,31 +1,16 @@
 // A cell's outcome from its repeats: one verdict (flaky when they disagree), its expectation, and the tallies over cells.
-import type { Verdict } from "../checker/verdict.ts";
+import { combineRepeats } from "../pipeline/verdict-rules.ts";
 import { expectationFor, meetsExpectation, type LedgerEntry } from "./ledger.ts";
 import type { PlannedCell } from "./matrix.ts";
 import type { Cell, RunSummary, Totals } from "./summary.ts";
 
 export function cellFromRuns(planned: PlannedCell, runs: readonly RunSummary[], ledger: readonly LedgerEntry[]): Cell {
   const results = runs.map((run) => run.result);
-  const verdicts = results.map((r) => r.verdict);
-  const failed = results.find((r) => r.verdict === "ERROR");
-  const distinct = [...new Set(verdicts)];
-  let verdict: Verdict;
-  let reason: string;
-  if (failed) {
-    verdict = "ERROR";
-    reason = failed.reason;
-  } else if (distinct.length === 1) {
-    verdict = distinct[0]!;
-    reason = results[0]!.reason;
-  } else {
-    // Repeats that disagree are not a verdict, as in `ccrepro run --repeat`.
-    verdict = "INCONCLUSIVE";
-    reason = `repeats disagree: ${verdicts.join(", ")}`;
-  }
+  const { verdict, reason, flaky } = combineRepeats(results);
   const expectation = expectationFor(ledger, planned);
   const status = verdict === "ERROR" ? "error" : meetsExpectation(expectation, verdict, results) ? "expected" : "unexpected";
   const redFindings = [...new Set(results.flatMap((r) => r.findings.filter((f) => f.red).map((f) => f.id)))].sort();
-  return { ...planned, verdict, reason, flaky: !failed && distinct.length > 1, redFindings, expectation, status, runs: [...runs] };
+  return { ...planned, verdict, reason, flaky, redFindings, expectation, status, runs: [...runs] };
 }
 
 export function totalsOf(cells: readonly Cell[]): Totals {

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import semver from "semver";
 import { z } from "zod";
-import { UserError } from "../harness/errors.ts";
+import { UserError } from "../core/errors.ts";
 import { findScenario, SCENARIOS } from "../scenarios/index.ts";
 import type { Scenario } from "../scenarios/types.ts";
 

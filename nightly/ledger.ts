@@ -2,7 +2,7 @@
 import { isDeepStrictEqual } from "node:util";
 import semver from "semver";
 import { z } from "zod";
-import type { CheckResult } from "../checker/verdict.ts";
+import type { CheckResult } from "../core/verdict.ts";
 import { findScenario, SCENARIOS } from "../scenarios/index.ts";
 import type { NightlyConfig } from "./config.ts";
 

@@ -1,6 +1,6 @@
 // The matrix a nightly runs: version words resolved once, crossed with the scenario entries, in one stable order.
 import semver from "semver";
-import { resolveVersionWord, type ReleaseIndex } from "../harness/releases.ts";
+import { resolveVersionWord, type ReleaseIndex } from "../releases/registry.ts";
 import { scenarioEntries, SINCE_PREVIOUS, type NightlyConfig } from "./config.ts";
 import type { Release } from "./summary.ts";
 

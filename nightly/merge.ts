@@ -2,7 +2,7 @@
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import semver from "semver";
-import { UserError } from "../harness/errors.ts";
+import { UserError } from "../core/errors.ts";
 import { assembleSummary, type PreviousNightly } from "./assemble.ts";
 import { compareCells } from "./matrix.ts";
 import type { Release, Summary } from "./summary.ts";

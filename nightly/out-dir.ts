@@ -1,8 +1,8 @@
 // Where a nightly writes: runs/nightly-<UTC time>/ by default, never over an earlier nightly's summary.
 import fs from "node:fs";
 import path from "node:path";
-import { UserError } from "../harness/errors.ts";
-import { compactUtc } from "../harness/time-format.ts";
+import { UserError } from "../core/errors.ts";
+import { compactUtc } from "../core/time.ts";
 import { SUMMARY_FILE, type Shard } from "./summary.ts";
 
 const DEFAULT_RUNS_DIR = "runs";

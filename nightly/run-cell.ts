@@ -1,7 +1,8 @@
 // The cell runner a nightly uses by default: one ordinary run directory per repeat, on a cached release.
-import type { CheckResult } from "../checker/verdict.ts";
-import { installRelease, unpinRelease, type CacheOptions, type InstalledRelease } from "../harness/release-cache.ts";
-import { runAndCheck } from "../pipeline/run-and-check.ts";
+import type { CheckResult } from "../core/verdict.ts";
+import { releaseRunner, type ReleaseRunner } from "../pipeline/run-scenario.ts";
+import { harnessErrorResult } from "../pipeline/verdict-rules.ts";
+import type { CacheOptions } from "../releases/release-cache.ts";
 import { findScenario } from "../scenarios/index.ts";
 import type { PlannedCell } from "./matrix.ts";
 
@@ -25,35 +26,19 @@ export type CellRunner = (task: CellTask) => Promise<CellRunOutcome>;
 // `versions` lists every planned cell's version (repeats times each): once a version's last run is done, its cache
 // entry is unpinned, so a long nightly over many releases stays within the cache's size cap.
 export function releaseCellRunner(versions: readonly string[], repeats: number, cache: CacheOptions = {}): CellRunner {
-  // One install per version, however many cells wait for it.
-  const installs = new Map<string, Promise<InstalledRelease>>();
-  const runsLeft = new Map<string, number>();
-  for (const version of versions) runsLeft.set(version, (runsLeft.get(version) ?? 0) + repeats);
-  const done = async (version: string) => {
-    const left = (runsLeft.get(version) ?? 1) - 1;
-    runsLeft.set(version, left);
-    if (left <= 0) await unpinRelease(version, cache);
-  };
+  const runsPerVersion = new Map<string, number>();
+  for (const version of versions) runsPerVersion.set(version, (runsPerVersion.get(version) ?? 0) + repeats);
+  const runners = new Map<string, ReleaseRunner>();
   return async ({ cell, runsDir, signal }) => {
     const scenario = findScenario(cell.scenario);
     if (!scenario) throw new Error(`the matrix names an unregistered scenario ${cell.scenario}`);
-    let install = installs.get(cell.version);
-    if (!install) {
-      install = installRelease(cell.version, cache);
-      installs.set(cell.version, install);
+    let runner = runners.get(runsDir);
+    if (!runner) {
+      runner = releaseRunner(runsDir, { cache, runsPerVersion });
+      runners.set(runsDir, runner);
     }
-    try {
-      const { runDir, record } = await runAndCheck({
-        scenario,
-        params: scenario.params.parse(cell.params),
-        claude: await install,
-        requested: cell.version,
-        runsDir,
-        abort: signal,
-      });
-      return { runDir, result: record.result, wallMs: record.wallMs };
-    } finally {
-      await done(cell.version);
-    }
+    const run = await runner.run({ scenario, params: scenario.params.parse(cell.params) }, cell.version, signal);
+    if (!run.installed) return { runDir: null, result: harnessErrorResult(`could not install ${cell.version}: ${run.message}`), wallMs: null };
+    return { runDir: run.runDir, result: run.record.result, wallMs: run.record.wallMs };
   };
 }

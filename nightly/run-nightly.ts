@@ -1,8 +1,9 @@
 // Runs a nightly: plans the matrix, runs its cells (repeats included) up to the concurrency, and assembles the summary.
 import path from "node:path";
+import { harnessErrorResult } from "../pipeline/verdict-rules.ts";
 import pLimit from "p-limit";
-import { UserError } from "../harness/errors.ts";
-import { releaseIndex, type ReleaseIndex } from "../harness/releases.ts";
+import { UserError } from "../core/errors.ts";
+import { releaseIndex, type ReleaseIndex } from "../releases/registry.ts";
 import { assembleSummary, type PreviousNightly } from "./assemble.ts";
 import { cellFromRuns, totalsOf } from "./cell-outcome.ts";
 import type { NightlyConfig } from "./config.ts";
@@ -44,7 +45,7 @@ export interface NightlyOptions {
 }
 
 function harnessError(reason: string): CellRunOutcome {
-  return { runDir: null, result: { verdict: "ERROR", reason, findings: [], notes: [] }, wallMs: null };
+  return { runDir: null, result: harnessErrorResult(reason), wallMs: null };
 }
 
 export async function runNightly(options: NightlyOptions): Promise<Summary> {

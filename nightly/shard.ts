@@ -1,5 +1,5 @@
 // `--shard K/N`: a deterministic slice of the matrix, cell i (in the matrix's stable order) going to shard i mod N.
-import { UserError } from "../harness/errors.ts";
+import { UserError } from "../core/errors.ts";
 import type { Shard } from "./summary.ts";
 
 const SHARD = /^(\d+)\/(\d+)$/;

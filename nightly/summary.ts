@@ -2,8 +2,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { checkResultSchema, verdictSchema } from "../checker/verdict.ts";
-import { UserError } from "../harness/errors.ts";
+import { checkResultSchema, verdictSchema } from "../core/verdict.ts";
+import { UserError } from "../core/errors.ts";
 import { nightlyConfigSchema } from "./config.ts";
 import { expectationSchema } from "./ledger.ts";
 

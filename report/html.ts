@@ -1,6 +1,6 @@
 // index.html: one self-contained page — the matrix, then per cell its findings with diffs and its timelines.
 import path from "node:path";
-import type { Finding, Verdict } from "../checker/verdict.ts";
+import type { Finding, Verdict } from "../core/verdict.ts";
 import type { Cell, RunSummary, Summary } from "../nightly/summary.ts";
 import { escapeMarkup as h } from "./escape.ts";
 import { SCRIPT, STYLE } from "./html-assets.ts";

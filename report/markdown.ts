@@ -1,5 +1,5 @@
 // summary.md: changes and surprises first, then the matrix — sized for a CI job summary.
-import type { Verdict } from "../checker/verdict.ts";
+import type { Verdict } from "../core/verdict.ts";
 import type { Cell, Summary } from "../nightly/summary.ts";
 import type { ReportInput } from "./report-target.ts";
 import {

@@ -1,8 +1,9 @@
 // What `ccrepro report` renders: a nightly directory's summary.json, or one run directory shown as a one-cell summary.
+import { harnessErrorResult } from "../pipeline/verdict-rules.ts";
 import fs from "node:fs";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { UserError } from "../harness/errors.ts";
+import { UserError } from "../core/errors.ts";
 import { readRunRecord } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
 import { assembleSummary } from "../nightly/assemble.ts";
@@ -36,12 +37,7 @@ export function summaryOfRun(runDir: string): ReportInput {
   } catch (error) {
     throw new UserError(`cannot read ${runLayout(dir).runJson}: ${(error as Error).message}`, "BAD_RUN_DIR");
   }
-  const result = record.result ?? {
-    verdict: "ERROR" as const,
-    reason: `run.json has no verdict: the run did not finish (ccrepro check ${dir} recomputes one)`,
-    findings: [],
-    notes: [],
-  };
+  const result = record.result ?? harnessErrorResult(`run.json has no verdict: the run did not finish (ccrepro check ${dir} recomputes one)`);
   const version = record.claude.reportedVersion ?? record.claude.requested;
   const params = givenParams(record.scenario, record.params);
   const label = paramsLabel(params);

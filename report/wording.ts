@@ -1,5 +1,5 @@
 // The words every report uses for a summary: headline, tally, expectations and changes, so they all say the same.
-import type { Verdict } from "../checker/verdict.ts";
+import type { Verdict } from "../core/verdict.ts";
 import type { Expectation } from "../nightly/ledger.ts";
 import type { Cell, Change, Summary } from "../nightly/summary.ts";
 

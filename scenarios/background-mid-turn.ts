@@ -1,7 +1,7 @@
 // Seed 001: `/background` typed while a foreground tool runs must hand the in-flight turn on, answered exactly once.
 import { z } from "zod";
 import { checkContinuation, turnAnswered } from "../checker/continuation.ts";
-import { judge } from "../checker/verdict.ts";
+import { judge } from "../core/verdict.ts";
 import type { Recordings } from "../harness/recordings.ts";
 import type { MockScriptInput } from "../mock-api/script.ts";
 import { count, milliseconds } from "./params.ts";

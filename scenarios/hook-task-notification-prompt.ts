@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { checkHookPrompts, type HookFindingId } from "../checker/hooks.ts";
 import { notificationDeliveries } from "../checker/notification-delivery.ts";
-import { judge } from "../checker/verdict.ts";
+import { judge } from "../core/verdict.ts";
 import type { Recordings } from "../harness/recordings.ts";
 import type { MockScriptInput } from "../mock-api/script.ts";
 import { choice } from "./params.ts";

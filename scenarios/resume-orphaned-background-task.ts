@@ -1,7 +1,7 @@
 // Seed 000: after a stop that orphans a background task, --resume must answer the pushed prompt with its own result first.
 import { z } from "zod";
 import { checkTurnStructure, promptAnswered } from "../checker/turns.ts";
-import { judge } from "../checker/verdict.ts";
+import { judge } from "../core/verdict.ts";
 import type { Recordings } from "../harness/recordings.ts";
 import type { MockScriptInput } from "../mock-api/script.ts";
 import { choice, flag, milliseconds } from "./params.ts";

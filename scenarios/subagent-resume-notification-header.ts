@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { findBoundaries } from "../checker/boundaries.ts";
 import { checkNotificationStability } from "../checker/notification-check.ts";
-import { judge } from "../checker/verdict.ts";
+import { judge } from "../core/verdict.ts";
 import type { Recordings } from "../harness/recordings.ts";
 import type { MockScriptInput } from "../mock-api/script.ts";
 import { choice, count } from "./params.ts";

@@ -17,7 +17,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { cacheDir } from "../harness/release-cache.ts";
+import { cacheDir } from "../releases/release-cache.ts";
 import { runLayout, sessionLayout } from "../harness/run-layout.ts";
 import { REQUEST_INDEX_FILE, logLineSchema } from "../mock-api/log-entry.ts";
 

@@ -1,7 +1,7 @@
 // Shared by end-to-end tests: run a registered scenario on a real release from npm, runs kept under test-output/.
 import path from "node:path";
-import { resolveClaude } from "../harness/release-cache.ts";
-import { runAndCheck, type CheckedRun } from "../pipeline/run-and-check.ts";
+import { resolveClaude } from "../releases/resolve.ts";
+import { runAndCheck, type CheckedRun } from "../pipeline/run-scenario.ts";
 import { findScenario } from "../scenarios/index.ts";
 
 export const E2E_RUNS_DIR = path.join(import.meta.dirname, "..", "test-output", "e2e-runs");

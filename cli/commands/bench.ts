@@ -1,8 +1,8 @@
 // `ccrepro bench`: how close a scenario's wall time comes to its floor (the time the binary itself needs).
 import type { Command } from "commander";
-import { median } from "../../checker/statistics.ts";
-import { resolveClaude } from "../../harness/release-cache.ts";
-import { runAndCheck } from "../../pipeline/run-and-check.ts";
+import { median } from "../../core/statistics.ts";
+import { resolveClaude } from "../../releases/resolve.ts";
+import { runAndCheck } from "../../pipeline/run-scenario.ts";
 import type { CliContext } from "../context.ts";
 import { parseScenarioParams, withRunOptions } from "../params.ts";
 import { wholeNumber, positiveNumber } from "../numbers.ts";
@@ -26,7 +26,9 @@ export function registerBenchCommand(program: Command, ctx: CliContext): void {
       ctx.print("floor = from the first claude process start to the last event the run waited for.");
       for (let i = 1; i <= options.runs && !abort.aborted; i += 1) {
         const { record, runDir } = await runAndCheck({ scenario, params, claude, requested: options.claude, runsDir: options.runsDir, abort });
-        const { wallMs, floorMs } = record;
+        // The run as a caller waits for it: the recording, then the verdict.
+        const wallMs = record.wallMs === null ? null : record.wallMs + (record.checkMs ?? 0);
+        const { floorMs } = record;
         if (wallMs === null || floorMs === null || record.result?.verdict === "ERROR") {
           ctx.print(`run ${i}: no timing (${record.result?.verdict ?? "no verdict"}: ${record.result?.reason ?? record.harnessError}) ${runDir}`);
           continue;

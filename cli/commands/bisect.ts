@@ -5,11 +5,9 @@ import { outcomeFor } from "../../bisect/outcome.ts";
 import { formatProgress, formatSummary } from "../../bisect/format.ts";
 import { runBisect } from "../../bisect/run-bisect.ts";
 import type { RunOutcome } from "../../bisect/types.ts";
-import { UserError } from "../../harness/errors.ts";
-import { installRelease, unpinRelease } from "../../harness/release-cache.ts";
-import { resolveVersions, versionsBetween } from "../../harness/releases.ts";
-import { runAndCheck } from "../../pipeline/run-and-check.ts";
-import type { Scenario } from "../../scenarios/types.ts";
+import { UserError } from "../../core/errors.ts";
+import { resolveVersions, versionsBetween } from "../../releases/registry.ts";
+import { releaseRunner, type ReleaseRunner } from "../../pipeline/run-scenario.ts";
 import type { CliContext } from "../context.ts";
 import { parseScenarioParams, withRunOptions } from "../params.ts";
 import { wholeNumber } from "../numbers.ts";
@@ -23,23 +21,15 @@ async function singleVersion(word: string, flag: string): Promise<string> {
 }
 
 // One run of one release, reported as data: an install failure or a harness error is a skip, never a throw.
-function releaseRunner(scenario: Scenario, params: Record<string, unknown>, runsDir: string) {
+function bisectRunner(runner: ReleaseRunner, subject: Parameters<ReleaseRunner["run"]>[0]) {
   return async (version: string, signal: AbortSignal): Promise<RunOutcome> => {
     const started = performance.now();
-    let claude;
-    try {
-      claude = await installRelease(version);
-    } catch (error) {
-      return { error: "install", message: (error as Error).message };
-    }
-    const { runDir, record } = await runAndCheck({ scenario, params, claude, requested: version, runsDir, abort: signal }).finally(
-      // Bisect runs each release's repeats back to back: after a run its cache entry may be evicted again.
-      () => unpinRelease(version),
-    );
-    const result = record.result;
+    const run = await runner.run(subject, version, signal);
+    if (!run.installed) return { error: "install", message: run.message };
+    const { runDir, record } = run;
     const ms = performance.now() - started;
-    if (result.verdict === "ERROR") return { error: "harness", message: result.reason, runDir, ms };
-    return { verdict: result.verdict, findings: result.findings.map((f) => f.id), runDir, ms };
+    if (record.result.verdict === "ERROR") return { error: "harness", message: record.result.reason, runDir, ms };
+    return { verdict: record.result.verdict, findings: record.result.findings.map((f) => f.id), runDir, ms };
   };
 }
 
@@ -63,6 +53,7 @@ export function registerBisectCommand(program: Command, ctx: CliContext): void {
       const scenario = ctx.scenarioNamed(name);
       const params = parseScenarioParams(scenario, options.param);
       const [old, newer] = await Promise.all([singleVersion(options.old, "--old"), singleVersion(options.new, "--new")]);
+      const runner = releaseRunner(options.runsDir);
       const result = await runBisect({
         scenario: scenario.name,
         old,
@@ -71,11 +62,9 @@ export function registerBisectCommand(program: Command, ctx: CliContext): void {
         repeat: options.repeat,
         finding: options.finding,
         outcomeOf: outcomeFor(options.finding),
-        runOnce: releaseRunner(scenario, params, options.runsDir),
-        // A prefetch only warms the cache; the run that needs the release pins it again.
+        runOnce: bisectRunner(runner, { scenario, params }),
         prefetch: async (version) => {
-          const release = await installRelease(version);
-          await unpinRelease(version);
+          const release = await runner.prefetch(version);
           return { bytes: release.downloadedBytes, ms: release.fetchMs };
         },
         // Opt-in: the changelog lives outside the package registry, which is all some machines can reach.

@@ -1,8 +1,8 @@
 // `ccrepro check`: recompute a run's verdict from its directory alone.
 import path from "node:path";
 import type { Command } from "commander";
-import { checkRecordedRun } from "../../checker/check-run.ts";
-import { VERDICT_EXIT } from "../../checker/verdict.ts";
+import { checkRecordedRun } from "../../pipeline/check-recorded-run.ts";
+import { VERDICT_EXIT } from "../../core/verdict.ts";
 import type { CliContext } from "../context.ts";
 import { formatCheckResult } from "../format-result.ts";
 

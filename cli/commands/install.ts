@@ -1,7 +1,7 @@
 // `ccrepro install`: fetch releases into the cache and print their executables.
 import type { Command } from "commander";
-import { installRelease } from "../../harness/release-cache.ts";
-import { resolveVersions } from "../../harness/releases.ts";
+import { installRelease } from "../../releases/release-cache.ts";
+import { resolveVersions } from "../../releases/registry.ts";
 import type { CliContext } from "../context.ts";
 
 export function registerInstallCommand(program: Command, ctx: CliContext): void {

@@ -1,7 +1,7 @@
 // `ccrepro report`: renders a nightly or run directory again from its files, or merges the shards of one nightly.
 import path from "node:path";
 import { Option, type Command } from "commander";
-import { UserError } from "../../harness/errors.ts";
+import { UserError } from "../../core/errors.ts";
 import { mergeShards } from "../../nightly/merge.ts";
 import { checkOutDir, defaultNightlyDir } from "../../nightly/out-dir.ts";
 import { findPreviousNightly, loadPreviousNightly } from "../../nightly/previous.ts";

@@ -1,8 +1,9 @@
 // `ccrepro run`: one scenario against one binary, repeated if asked; exit code from the verdict.
 import { Option, type Command } from "commander";
-import { GIT_BISECT_EXIT, VERDICT_EXIT, type Verdict } from "../../checker/verdict.ts";
-import { resolveClaude } from "../../harness/release-cache.ts";
-import { runAndCheck } from "../../pipeline/run-and-check.ts";
+import { GIT_BISECT_EXIT, VERDICT_EXIT, type CheckResult } from "../../core/verdict.ts";
+import { combineRepeats } from "../../pipeline/verdict-rules.ts";
+import { resolveClaude } from "../../releases/resolve.ts";
+import { runAndCheck } from "../../pipeline/run-scenario.ts";
 import type { CliContext } from "../context.ts";
 import { formatCheckResult } from "../format-result.ts";
 import { parseScenarioParams, withRunOptions } from "../params.ts";
@@ -21,7 +22,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       const params = parseScenarioParams(scenario, options.param);
       const claude = await resolveClaude(options.claude);
       const abort = ctx.interruptSignal();
-      const verdicts: Verdict[] = [];
+      const results: CheckResult[] = [];
       for (let i = 0; i < options.repeat && !abort.aborted; i += 1) {
         const { runDir, record } = await runAndCheck({
           scenario,
@@ -33,12 +34,11 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
           onProgress: (line) => ctx.note(`  ${line}`),
         });
         const result = record.result;
-        verdicts.push(result.verdict);
+        results.push(result);
         ctx.print(options.json ? JSON.stringify({ runDir, ...result }) : formatCheckResult(result, runDir));
       }
-      // Repeats that disagree are not a verdict: report INCONCLUSIVE rather than pick one.
-      const verdict: Verdict = verdicts.includes("ERROR") ? "ERROR" : new Set(verdicts).size === 1 ? verdicts[0]! : "INCONCLUSIVE";
-      if (options.repeat > 1) ctx.note(`repeats: ${verdicts.join(", ")} → ${verdict}`);
+      const { verdict } = combineRepeats(results);
+      if (options.repeat > 1) ctx.note(`repeats: ${results.map((r) => r.verdict).join(", ")} → ${verdict}`);
       ctx.setExit((options.exitCodes === "git-bisect" ? GIT_BISECT_EXIT : VERDICT_EXIT)[verdict]);
     });
 }

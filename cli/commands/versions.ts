@@ -1,7 +1,7 @@
 // `ccrepro versions`: published releases, the cached ones marked.
 import type { Command } from "commander";
-import { listCachedVersions } from "../../harness/release-cache.ts";
-import { listVersions } from "../../harness/releases.ts";
+import { listCachedVersions } from "../../releases/release-cache.ts";
+import { listVersions } from "../../releases/registry.ts";
 import type { CliContext } from "../context.ts";
 
 export function registerVersionsCommand(program: Command, ctx: CliContext): void {

@@ -1,5 +1,5 @@
 // Fake runners built from outcome tables: what each release's runs report, in order. No processes, no claude.
-import type { Verdict } from "../../checker/verdict.ts";
+import type { Verdict } from "../../core/verdict.ts";
 import type { RunOutcome } from "../../bisect/types.ts";
 
 // One run's report: a verdict (with the finding ids it carried), or a failure to install / run at all.

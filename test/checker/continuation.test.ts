@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkContinuation, classifyTurn, turnAnswered } from "../../checker/continuation.ts";
-import { judge } from "../../checker/verdict.ts";
+import { judge } from "../../core/verdict.ts";
 import { loadRequestLog, type Recordings } from "../../harness/recordings.ts";
 import type { RequestEntry } from "../../mock-api/log-entry.ts";
 

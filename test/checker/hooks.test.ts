@@ -2,10 +2,10 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { hookTimings } from "../../checker/format-hooks.ts";
-import { median } from "../../checker/statistics.ts";
+import { median } from "../../core/statistics.ts";
 import { distinguishingMarkers, injectedBlocks, promptSubmits } from "../../checker/hooks.ts";
 import { notificationDeliveries } from "../../checker/notification-delivery.ts";
-import type { CheckResult } from "../../checker/verdict.ts";
+import type { CheckResult } from "../../core/verdict.ts";
 import { loadRecordings, type HookRecord, type Recordings } from "../../harness/recordings.ts";
 import { findScenario } from "../../scenarios/index.ts";
 import type { Step } from "../../scenarios/types.ts";

@@ -1,7 +1,7 @@
 // The notification-stability check end to end over hand-built seed-002 runs, and its human output.
 import { describe, expect, it } from "vitest";
 import { NOTIFICATION_FINDINGS, checkNotificationStability, type NotificationCheckOptions } from "../../checker/notification-check.ts";
-import { judge } from "../../checker/verdict.ts";
+import { judge } from "../../core/verdict.ts";
 import { SHORT_HEADER, T1, afterResumeBody, beforeIdleBody, mainBody, type SubBodyOptions } from "../fixtures/notifications/bodies.ts";
 import { fakeRecordings, type FakeRequest } from "../fixtures/notifications/recordings.ts";
 

@@ -1,7 +1,7 @@
 // Replays run directories recorded from real releases: the checker must give the verdict each release earned.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkRecordedRun } from "../../checker/check-run.ts";
+import { checkRecordedRun } from "../../pipeline/check-recorded-run.ts";
 
 const fixture = (name: string) => path.join(import.meta.dirname, "..", "fixtures", "runs", name);
 

@@ -1,6 +1,6 @@
 // A cell's verdict from its repeats, the comparison with the previous nightly, and the exit code they give.
 import { describe, expect, it } from "vitest";
-import { finding, type CheckResult, type Verdict } from "../../checker/verdict.ts";
+import { finding, type CheckResult, type Verdict } from "../../core/verdict.ts";
 import { assembleSummary } from "../../nightly/assemble.ts";
 import { cellFromRuns } from "../../nightly/cell-outcome.ts";
 import { compareWithPrevious, nightlyExitCode } from "../../nightly/compare.ts";

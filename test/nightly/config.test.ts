@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { UserError } from "../../harness/errors.ts";
+import { UserError } from "../../core/errors.ts";
 import { loadNightlyConfig, parseNightlyConfig, scenarioEntries, SINCE_PREVIOUS } from "../../nightly/config.ts";
 import { BASELINE_VERSION, defaultNightlyConfig } from "../../nightly/default-config.ts";
 import { SCENARIOS } from "../../scenarios/index.ts";

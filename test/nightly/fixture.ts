@@ -3,9 +3,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { checkRecordedRun } from "../../checker/check-run.ts";
+import { checkRecordedRun } from "../../pipeline/check-recorded-run.ts";
 import { readRunRecord } from "../../harness/run-record.ts";
-import { parseReleaseIndex, type ReleaseIndex } from "../../harness/releases.ts";
+import { parseReleaseIndex, type ReleaseIndex } from "../../releases/registry.ts";
 import type { CellRunner } from "../../nightly/run-cell.ts";
 import { readSummary, type Summary } from "../../nightly/summary.ts";
 

@@ -1,6 +1,6 @@
 // The expectations ledger: config entries first, then the scenarios' known lists (default parameters only), else GREEN.
 import { describe, expect, it } from "vitest";
-import { finding, type Finding } from "../../checker/verdict.ts";
+import { finding, type Finding } from "../../core/verdict.ts";
 import { parseNightlyConfig } from "../../nightly/config.ts";
 import { buildLedger, DEFAULT_EXPECTATION, expectationFor, meetsExpectation } from "../../nightly/ledger.ts";
 

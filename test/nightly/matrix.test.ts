@@ -1,6 +1,6 @@
 // Planning the matrix (version words, since:previous, stable order) and cutting it into shards.
 import { describe, expect, it } from "vitest";
-import { UserError } from "../../harness/errors.ts";
+import { UserError } from "../../core/errors.ts";
 import { parseNightlyConfig } from "../../nightly/config.ts";
 import { cellKey, paramsLabel, planMatrix } from "../../nightly/matrix.ts";
 import { parseShard, sliceForShard } from "../../nightly/shard.ts";

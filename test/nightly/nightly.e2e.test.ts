@@ -6,7 +6,7 @@ import { execa } from "execa";
 import { parse, type TestSuite, type TestSuites } from "junit2json";
 import { chromium } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { checkRecordedRun } from "../../checker/check-run.ts";
+import { checkRecordedRun } from "../../pipeline/check-recorded-run.ts";
 import { parseNightlyConfig } from "../../nightly/config.ts";
 import { runNightly } from "../../nightly/run-nightly.ts";
 import { readSummary, type Summary } from "../../nightly/summary.ts";

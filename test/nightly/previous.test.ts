@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { UserError } from "../../harness/errors.ts";
+import { UserError } from "../../core/errors.ts";
 import { checkOutDir, defaultNightlyDir } from "../../nightly/out-dir.ts";
 import { findPreviousNightly, loadPreviousNightly } from "../../nightly/previous.ts";
 import type { Summary } from "../../nightly/summary.ts";

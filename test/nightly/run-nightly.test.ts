@@ -1,8 +1,8 @@
 // runNightly with recorded outcomes in place of claude: concurrency, repeats, failures, interruption and progress.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Verdict } from "../../checker/verdict.ts";
-import { UserError } from "../../harness/errors.ts";
+import type { Verdict } from "../../core/verdict.ts";
+import { UserError } from "../../core/errors.ts";
 import { parseNightlyConfig, type NightlyConfig } from "../../nightly/config.ts";
 import { formatCellFinished } from "../../nightly/progress.ts";
 import type { CellRunner } from "../../nightly/run-cell.ts";

@@ -7,7 +7,7 @@ import { daemonSocketDir } from "../../harness/daemon-hygiene.ts";
 import { RUN_MARKER_VAR } from "../../harness/isolation.ts";
 import { findMarkedProcesses } from "../../harness/processes.ts";
 import { runLayout } from "../../harness/run-layout.ts";
-import type { RunResult } from "../../harness/run-scenario.ts";
+import type { CheckedRun as RunResult } from "../../pipeline/run-scenario.ts";
 import { E2E_TIMEOUT_MS, runOnRelease } from "../e2e-run.ts";
 
 const SCENARIO = "background-mid-turn";

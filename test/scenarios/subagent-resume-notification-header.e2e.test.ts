@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkRecordedRun } from "../../checker/check-run.ts";
+import { checkRecordedRun } from "../../pipeline/check-recorded-run.ts";
 import { E2E_TIMEOUT_MS, runOnRelease } from "../e2e-run.ts";
 
 const SCENARIO = "subagent-resume-notification-header";

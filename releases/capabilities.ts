@@ -4,8 +4,9 @@ import os from "node:os";
 import path from "node:path";
 import { execa } from "execa";
 import { z } from "zod";
-import { probeVersion } from "./binary-info.ts";
-import { cacheDir, type ResolvedClaude } from "./release-cache.ts";
+import { probeVersion, QUIET_ENV } from "./binary-info.ts";
+import { cacheDir } from "./release-cache.ts";
+import type { ResolvedClaude } from "./resolve.ts";
 
 const probeSchema = z.object({
   sha256: z.string(),
@@ -43,10 +44,7 @@ const probeEnv = (home: string) => ({
   CLAUDE_CONFIG_DIR: path.join(home, ".claude"),
   TMPDIR: home,
   PATH: [path.dirname(process.execPath), "/usr/bin", "/bin"].join(":"),
-  DISABLE_AUTOUPDATER: "1",
-  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-  DISABLE_TELEMETRY: "1",
-  DISABLE_ERROR_REPORTING: "1",
+  ...QUIET_ENV,
 });
 
 // A damaged or outdated cache entry is no entry: the binary is probed again.

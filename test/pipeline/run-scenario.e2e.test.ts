@@ -7,11 +7,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { VERDICT_EXIT } from "../../checker/verdict.ts";
+import { VERDICT_EXIT } from "../../core/verdict.ts";
 import { FAKE_API_KEY, RUN_MARKER_VAR } from "../../harness/isolation.ts";
 import { loadRecordings, type Recordings } from "../../harness/recordings.ts";
-import { resolveClaude, type ResolvedClaude } from "../../harness/release-cache.ts";
-import { runAndCheck, type CheckedRun } from "../../pipeline/run-and-check.ts";
+import { resolveClaude, type ResolvedClaude } from "../../releases/resolve.ts";
+import { runAndCheck, type CheckedRun } from "../../pipeline/run-scenario.ts";
 import scenario from "../../scenarios/resume-orphaned-background-task.ts";
 
 const CLI = fileURLToPath(new URL("../../bin/ccrepro.mjs", import.meta.url));

@@ -1,6 +1,6 @@
 // Which @anthropic-ai/claude-code-<platform> package carries the native executable for this machine.
 import fs from "node:fs";
-import { UserError } from "./errors.ts";
+import { UserError } from "../core/errors.ts";
 
 export const PLATFORM_SUFFIXES = [
   "linux-x64",

@@ -4,7 +4,7 @@ import { execa } from "execa";
 import pacote from "pacote";
 import semver from "semver";
 import { z } from "zod";
-import { UserError } from "./errors.ts";
+import { UserError } from "../core/errors.ts";
 
 export const CLAUDE_PACKAGE = "@anthropic-ai/claude-code";
 // The native executable lives in one package per platform, named <CLAUDE_PACKAGE>-<platform suffix>.

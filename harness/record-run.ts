@@ -1,14 +1,13 @@
-// Records one scenario against one claude binary: mock + isolated sessions + steps, then cleanup. It never judges:
-// pipeline/run-and-check.ts hands the finished run directory to the checker.
+// Records one run plan against one claude binary: mock + isolated sessions + steps, then cleanup. It never judges:
+// the pipeline hands the finished run directory to the checker.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { median } from "../checker/statistics.ts";
+import { median } from "../core/statistics.ts";
 import { startMockServer, type MockServer } from "../mock-api/server.ts";
 import { mockScriptSchema } from "../mock-api/script.ts";
-import type { Scenario } from "../scenarios/types.ts";
-import type { ResolvedClaude } from "./release-cache.ts";
-import { probeBinary } from "./capabilities.ts";
+import type { ResolvedClaude } from "../releases/resolve.ts";
+import { probeBinary } from "../releases/capabilities.ts";
 import { removeDaemonDir, removeProcessSockets } from "./daemon-hygiene.ts";
 import type { HeadlessSession } from "./headless-session.ts";
 import { hookSettings } from "./hook-capture.ts";
@@ -19,13 +18,13 @@ import { reapRun } from "./processes.ts";
 import { runLayout, type RunLayout } from "./run-layout.ts";
 import { writeRunRecord, type RunRecord } from "./run-record.ts";
 import { StepFailure, type RunContext } from "./run-context.ts";
+import type { RunPlan } from "./plan.ts";
 import { executeStep } from "./step-executor.ts";
 import type { TerminalSession } from "./terminal-session.ts";
-import { compactUtc } from "./time-format.ts";
+import { compactUtc } from "../core/time.ts";
 
-export interface RunOptions {
-  scenario: Scenario;
-  params: Record<string, unknown>;
+export interface RecordOptions {
+  plan: RunPlan;
   claude: ResolvedClaude;
   // The word the user gave (`latest`, a version, a path), recorded as asked.
   requested: string;
@@ -35,7 +34,7 @@ export interface RunOptions {
   onProgress?: (line: string) => void;
 }
 
-export interface RunResult {
+export interface RecordedRun {
   runDir: string;
   record: RunRecord;
 }
@@ -44,24 +43,24 @@ function runDirName(scenario: string, version: string, id: string): string {
   return `${compactUtc(new Date())}-${scenario}-${version.replace(/[^A-Za-z0-9.]/g, "_")}-${id.slice(0, 6)}`;
 }
 
-export async function runScenario(options: RunOptions): Promise<RunResult> {
-  const { scenario, params, claude } = options;
+export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
+  const { plan, claude } = options;
   const startedAt = Date.now();
   const id = crypto.randomBytes(8).toString("hex");
   const probe = await probeBinary(claude);
   const version = claude.version ?? probe.reportedVersion ?? "local";
-  const layout: RunLayout = runLayout(path.resolve(options.runsDir, runDirName(scenario.name, version, id)));
+  const layout: RunLayout = runLayout(path.resolve(options.runsDir, runDirName(plan.scenario, version, id)));
   fs.mkdirSync(layout.root, { recursive: true });
   fs.mkdirSync(layout.hooksDir, { recursive: true });
   const progress = options.onProgress ?? (() => undefined);
-  const script = mockScriptSchema.parse(scenario.mockScript(params));
-  const hookEvents = scenario.hooks ? (scenario.hooks.events === "all" ? probe.hookEvents : scenario.hooks.events) : [];
+  const script = mockScriptSchema.parse(plan.script);
+  const hookEvents = plan.hooks ? (plan.hooks.events === "all" ? probe.hookEvents : plan.hooks.events) : [];
 
   const record: RunRecord = {
     format: 1,
     id,
-    scenario: scenario.name,
-    params,
+    scenario: plan.scenario,
+    params: plan.params,
     claude: {
       requested: options.requested,
       era: claude.era,
@@ -85,6 +84,7 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
     harnessError: null,
     recordingComplete: false,
     result: null,
+    checkMs: null,
   };
   writeRunRecord(layout.runJson, record);
 
@@ -99,8 +99,8 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
   // An abort that came earlier (e.g. Ctrl-C during the probe or the mock's start) fires no event any more.
   if (options.abort?.aborted) onUserAbort();
   const overall = setTimeout(
-    () => runAbort.abort(new StepFailure(`the whole run exceeded its ${scenario.timeoutMs} ms limit`)),
-    scenario.timeoutMs,
+    () => runAbort.abort(new StepFailure(`the whole run exceeded its ${plan.timeoutMs} ms limit`)),
+    plan.timeoutMs,
   );
   let pointReachedAt: number | null = null;
   let unexpected: unknown;
@@ -114,7 +114,7 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
     trap = await startOutboundTrap(layout.outboundLog);
     mock = await startMockServer({ script, port: 0, logDir: layout.mockLog, identifyClients: true });
     record.mock.url = mock.url;
-    const env = buildEnvironment(layout, { runId: id, mockUrl: mock.url, trapUrl: trap.url, passThrough: scenario.passEnv });
+    const env = buildEnvironment(layout, { runId: id, mockUrl: mock.url, trapUrl: trap.url, passThrough: plan.passEnv });
     seedConfig(layout, hookEvents.length > 0 ? hookSettings(layout, hookEvents) : undefined);
     const ctx: RunContext = {
       layout,
@@ -129,7 +129,7 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
         pointReachedAt = Date.now();
       },
     };
-    for (const [index, step] of scenario.steps(params).entries()) {
+    for (const [index, step] of plan.steps.entries()) {
       if (runAbort.signal.aborted) throw runAbort.signal.reason as Error;
       const label = "label" in step ? step.label : `${step.kind} ${"session" in step ? step.session : ""}`.trim();
       const stepStart = Date.now();

@@ -4,6 +4,15 @@ import fs from "node:fs";
 import { pipeline } from "node:stream/promises";
 import { execa } from "execa";
 
+// What every process running a claude binary gets, for probes and runs alike: no update checks, no telemetry, no
+// error reports, no other traffic the mock would have to answer.
+export const QUIET_ENV = {
+  DISABLE_AUTOUPDATER: "1",
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+  DISABLE_TELEMETRY: "1",
+  DISABLE_ERROR_REPORTING: "1",
+} as const;
+
 export async function sha256File(file: string): Promise<string> {
   const hash = createHash("sha256");
   await pipeline(fs.createReadStream(file), hash);

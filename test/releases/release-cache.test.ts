@@ -4,18 +4,18 @@ import path from "node:path";
 import { execa } from "execa";
 import lockfile from "proper-lockfile";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { probeVersion, parseVersionOutput, sha256File } from "../../harness/binary-info.ts";
-import { UserError } from "../../harness/errors.ts";
+import { probeVersion, parseVersionOutput, sha256File } from "../../releases/binary-info.ts";
+import { UserError } from "../../core/errors.ts";
 import {
   cacheManifestSchema,
   evictToFit,
   fetchPackage,
   installRelease,
   listCachedVersions,
-  resolveClaude,
   type CacheManifest,
   type InstalledRelease,
-} from "../../harness/release-cache.ts";
+} from "../../releases/release-cache.ts";
+import { resolveClaude } from "../../releases/resolve.ts";
 
 // The smallest release: a 12 MB tarball, cli.mjs run with node.
 const SMALL = "0.2.9";

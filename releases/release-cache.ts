@@ -9,7 +9,7 @@ import lockfile from "proper-lockfile";
 import semver from "semver";
 import { z } from "zod";
 import { sha256File } from "./binary-info.ts";
-import { UserError } from "./errors.ts";
+import { UserError } from "../core/errors.ts";
 import { detectPlatform, type PlatformSuffix } from "./platform.ts";
 import {
   CLAUDE_PACKAGE,
@@ -17,7 +17,7 @@ import {
   registryOptions,
   releaseInfo,
   resolveVersions,
-} from "./releases.ts";
+} from "./registry.ts";
 
 export interface InstalledRelease {
   version: string;
@@ -35,18 +35,6 @@ export interface InstalledRelease {
   fetchMs: number;
   fromCache: boolean;
 }
-
-// A binary given by path (--claude ./claude): never cached, never evicted; its version is probed by the caller.
-export interface LocalClaude {
-  version: null;
-  era: "local";
-  command: string;
-  args: string[];
-  executablePath: string;
-  sha256: string;
-}
-
-export type ResolvedClaude = InstalledRelease | LocalClaude;
 
 export const cacheManifestSchema = z.object({
   version: z.string(),
@@ -458,37 +446,4 @@ async function sweepOrphans(cache: string): Promise<void> {
     }
     await tryVersionLock(cache, version, () => fsp.rm(dir, { recursive: true, force: true }));
   }
-}
-
-// A word from --claude: a path (anything with a slash) runs that file; otherwise it must name exactly one release.
-export async function resolveClaude(word: string, options: CacheOptions = {}): Promise<ResolvedClaude> {
-  if (word.includes("/") || word.includes(path.sep)) return localClaude(word);
-  const versions = await resolveVersions(word);
-  if (versions.length !== 1) {
-    throw new UserError(
-      versions.length === 0
-        ? `"${word}" names no release; give an exact version such as 2.1.281, or latest.`
-        : `"${word}" names ${versions.length} releases (${versions[0]} … ${versions.at(-1)}); this takes one: give an exact version or latest.`,
-      "AMBIGUOUS_VERSION",
-    );
-  }
-  return installRelease(versions[0]!, options);
-}
-
-async function localClaude(word: string): Promise<LocalClaude> {
-  const executablePath = path.resolve(word);
-  const stat = await fsp.stat(executablePath).catch(() => null);
-  if (!stat?.isFile()) {
-    throw new UserError(`${executablePath} does not exist or is not a file; pass the path to a claude executable or cli.js.`, "MISSING_BINARY");
-  }
-  // A bare entry script (cli.js from an unpacked release, perhaps patched) runs with node like a cached one.
-  if (/\.[cm]?js$/.test(executablePath)) {
-    return { version: null, era: "local", command: process.execPath, args: [executablePath], executablePath, sha256: await sha256File(executablePath) };
-  }
-  try {
-    await fsp.access(executablePath, fs.constants.X_OK);
-  } catch {
-    throw new UserError(`${executablePath} is not executable; run chmod +x on it, or pass a release version instead.`, "MISSING_BINARY");
-  }
-  return { version: null, era: "local", command: executablePath, args: [], executablePath, sha256: await sha256File(executablePath) };
 }

@@ -1,7 +1,7 @@
 import semver from "semver";
 import { describe, expect, it } from "vitest";
-import { UserError } from "../../harness/errors.ts";
-import { platformSuffix } from "../../harness/platform.ts";
+import { UserError } from "../../core/errors.ts";
+import { platformSuffix } from "../../releases/platform.ts";
 import {
   listVersions,
   nearestVersions,
@@ -11,7 +11,7 @@ import {
   resolveVersionWord,
   versionsBetween,
   type Packument,
-} from "../../harness/releases.ts";
+} from "../../releases/registry.ts";
 
 async function userError(promise: Promise<unknown>): Promise<UserError> {
   const err = await promise.then(

@@ -1,0 +1,83 @@
+// The harness's own vocabulary: what a run plan is made of (mock script, steps, hooks, environment, timeout).
+// The harness drives and records a plan; it never sees how a run is judged.
+import type { MockScriptInput } from "../mock-api/script.ts";
+import type { Recordings } from "./recordings.ts";
+
+// A stdin line: a user message's text, or any stream-json object (e.g. a control request).
+export type StdinMessage = { text: string } | { json: Record<string, unknown> };
+
+export type StopHow = "stdin" | "sigterm" | "sigkill";
+
+export type Step =
+  // Start a `-p` stream-json session. `resume` names an earlier session of this run whose session id is resumed.
+  | { kind: "start"; session: string; resume?: string; extraArgs?: string[] }
+  | { kind: "send"; session: string; message: StdinMessage }
+  // Wait until the predicate holds on what the run recorded so far; fails the run (ERROR) when timeoutMs passes,
+  // unless `onTimeout: "inconclusive"`, which ends the run and lets the checker say what was not reached.
+  | {
+      kind: "wait";
+      label: string;
+      until: (rec: Recordings) => boolean;
+      timeoutMs: number;
+      onTimeout?: "error" | "inconclusive";
+    }
+  // Close stdin, wait up to graceMs for the process to exit, then send the signal (none for "stdin").
+  | { kind: "stop"; session: string; how: StopHow; graceMs: number }
+  // A deliberate pause the scenario asks for (e.g. a prompt delay parameter). Never used to wait for an event.
+  | { kind: "pause"; label: string; ms: number }
+  // Start the interactive UI in a pseudo-terminal (cols × rows) and wait for its prompt; a dialog fails the run.
+  | { kind: "terminal"; session: string; extraArgs?: string[]; cols?: number; rows?: number }
+  // Type text into the UI as one chunk, like a paste; keys such as Enter are pressed with "press".
+  | { kind: "type"; session: string; text: string }
+  | { kind: "press"; session: string; keys: TerminalKey[] }
+  // Like "wait", with the terminal's screen in view as well.
+  | {
+      kind: "screen-wait";
+      session: string;
+      label: string;
+      until: (view: TerminalView) => boolean;
+      timeoutMs: number;
+      onTimeout?: "error" | "inconclusive";
+    }
+  // Watch the recordings until the predicate holds or timeoutMs passes; either way the run goes on, and the checker
+  // judges what was seen (for events whose absence is the finding, e.g. a turn nobody continues).
+  | { kind: "watch"; label: string; until: (rec: Recordings) => boolean; timeoutMs: number }
+  // Run `claude <args>` as one more process of the run (same environment and working directory) and record its output.
+  | { kind: "command"; label: string; args: string[] | ((view: CommandView) => string[]); timeoutMs: number }
+  // Wait until the run has no `claude daemon run` process left (the daemon detaches, so no process group reaches it).
+  | { kind: "daemon-exit"; label: string; timeoutMs: number };
+
+// Keys a terminal step presses, by name.
+export type TerminalKey = "enter" | "escape" | "tab" | "shift-tab" | "backspace" | "up" | "down" | "left" | "right" | "ctrl-b" | "ctrl-c" | "ctrl-d";
+
+// What a terminal wait sees: the session's screen as text (its last screen once it exited) and the run's recordings.
+export interface TerminalView {
+  screen: string;
+  exited: boolean;
+  rec: Recordings;
+}
+
+// What a helper command's arguments may be computed from: each terminal's screen by session label, and the recordings.
+export interface CommandView {
+  screens: Record<string, string>;
+  rec: Recordings;
+}
+
+export interface HookCapture {
+  // Hook events to register: explicit names, or "all" = every event the release under test reports knowing.
+  events: string[] | "all";
+}
+
+// Everything the harness needs to record one run; a scenario builds it from its parameters.
+export interface RunPlan {
+  // The scenario's name and parameters, recorded in run.json as given.
+  scenario: string;
+  params: Record<string, unknown>;
+  script: MockScriptInput;
+  steps: Step[];
+  hooks?: HookCapture;
+  // Names of variables to pass from the caller's environment; nothing else of it reaches the binary.
+  passEnv?: string[];
+  // Upper bound for the whole run, as a safety net on top of every step's own timeout.
+  timeoutMs: number;
+}

@@ -1,0 +1,108 @@
+// The one join: a scenario and a claude binary go in, the harness records the run, the checker judges its
+// directory, and the verdict is written into run.json. run, bench, bisect, nightly and sweep all come through here.
+import { recordRun } from "../harness/record-run.ts";
+import { recordVerdict, type RunRecord } from "../harness/run-record.ts";
+import { runLayout } from "../harness/run-layout.ts";
+import type { CheckResult } from "../core/verdict.ts";
+import { installRelease, unpinRelease, type CacheOptions, type InstalledRelease } from "../releases/release-cache.ts";
+import type { ResolvedClaude } from "../releases/resolve.ts";
+import type { Scenario } from "../scenarios/types.ts";
+import { checkRecordedRun } from "./check-recorded-run.ts";
+
+export interface ScenarioRun {
+  scenario: Scenario;
+  // Already validated against the scenario's parameter schema.
+  params: Record<string, unknown>;
+  claude: ResolvedClaude;
+  // The word the user gave (`latest`, a version, a path), recorded as asked.
+  requested: string;
+  runsDir: string;
+  // Aborts the run (e.g. Ctrl-C): steps stop, cleanup still runs, the verdict is ERROR.
+  abort?: AbortSignal;
+  onProgress?: (line: string) => void;
+}
+
+export interface CheckedRun {
+  runDir: string;
+  record: RunRecord & { result: CheckResult };
+}
+
+export async function runAndCheck(run: ScenarioRun): Promise<CheckedRun> {
+  const { scenario, params } = run;
+  const plan = {
+    scenario: scenario.name,
+    params,
+    script: scenario.mockScript(params),
+    steps: scenario.steps(params),
+    hooks: scenario.hooks,
+    passEnv: scenario.passEnv,
+    timeoutMs: scenario.timeoutMs,
+  };
+  const { runDir } = await recordRun({ plan, claude: run.claude, requested: run.requested, runsDir: run.runsDir, abort: run.abort, onProgress: run.onProgress });
+  const started = performance.now();
+  const result = checkRecordedRun(runDir);
+  const record = recordVerdict(runLayout(runDir).runJson, result, performance.now() - started);
+  return { runDir, record: { ...record, result } };
+}
+
+// A release that could not be installed is an outcome too, for callers that run many releases (bisect, nightly,
+// sweep): it says nothing about the scenario, and the others go on.
+export type ReleaseRun = ({ installed: true } & CheckedRun) | { installed: false; message: string };
+
+export interface ReleaseRunner {
+  run(subject: Pick<ScenarioRun, "scenario" | "params">, version: string, abort?: AbortSignal): Promise<ReleaseRun>;
+  // Installs without running, to warm the cache ahead of the runs.
+  prefetch(version: string): Promise<InstalledRelease>;
+}
+
+// Runs one scenario on releases by version. Each release is installed once however many runs wait for it, and is
+// unpinned once its announced runs are done, so a long matrix stays within the cache's size cap. Without
+// `runsPerVersion`, every run unpins its release afterwards.
+export function releaseRunner(
+  runsDir: string,
+  options: { cache?: CacheOptions; runsPerVersion?: ReadonlyMap<string, number>; onProgress?: (line: string) => void } = {},
+): ReleaseRunner {
+  const installs = new Map<string, Promise<InstalledRelease>>();
+  const runsLeft = new Map(options.runsPerVersion ?? []);
+  const install = (version: string) => {
+    let pending = installs.get(version);
+    if (!pending) {
+      pending = installRelease(version, options.cache);
+      // A failed install may be retried by a later run.
+      pending.catch(() => installs.delete(version));
+      installs.set(version, pending);
+    }
+    return pending;
+  };
+  const done = async (version: string) => {
+    const left = (runsLeft.get(version) ?? 1) - 1;
+    runsLeft.set(version, left);
+    if (left <= 0) {
+      installs.delete(version);
+      await unpinRelease(version, options.cache);
+    }
+  };
+  return {
+    async run(subject, version, abort) {
+      let claude: InstalledRelease;
+      try {
+        claude = await install(version);
+      } catch (error) {
+        await done(version);
+        return { installed: false, message: (error as Error).message };
+      }
+      try {
+        const checked = await runAndCheck({ ...subject, claude, requested: version, runsDir, abort, onProgress: options.onProgress });
+        return { installed: true, ...checked };
+      } finally {
+        await done(version);
+      }
+    },
+    async prefetch(version) {
+      const release = await installRelease(version, options.cache);
+      // A prefetch only warms the cache; the run that needs the release pins it again.
+      await unpinRelease(version, options.cache);
+      return release;
+    },
+  };
+}
