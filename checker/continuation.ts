@@ -4,7 +4,7 @@ import type { RequestEntry } from "../mock-api/log-entry.ts";
 import { isJsonObject, type Json } from "./json-value.ts";
 import { streamRequests } from "./model-request.ts";
 import { readMessagesBody, type Message } from "./request-body.ts";
-import { finding, type Finding } from "../core/verdict.ts";
+import { finding, type CheckerOutput, type Finding } from "../core/verdict.ts";
 
 export const CONTINUATION_FINDINGS = ["turn-dropped", "turn-duplicated", "tool-killed", "turn-rerun"] as const;
 export type ContinuationFindingId = (typeof CONTINUATION_FINDINGS)[number];
@@ -161,11 +161,7 @@ function describe(r: TurnRequest): string {
   return `req ${r.seq} step ${r.step}: ${role}${result} → ${r.stopReason ?? "no stop reason"}${r.answered ? " (answers the turn)" : ""}; from ${describeSender(r)}`;
 }
 
-export interface ContinuationCheck {
-  findings: Finding[];
-  reached: { ok: true } | { ok: false; reason: string };
-  notes: string[];
-}
+export type ContinuationCheck = CheckerOutput;
 
 export function checkContinuation(log: RequestLog, options: ContinuationOptions): ContinuationCheck {
   const { requests } = classifyTurn(log, options);

@@ -7,7 +7,7 @@ import { canonicalJson, type Json } from "./json-value.ts";
 import { notificationDeliveries, type NotificationDelivery } from "./notification-delivery.ts";
 import { NON_USER_SOURCE_HEADER, SYSTEM_NOTIFICATION_HEADER } from "./notifications.ts";
 import { offset, quote } from "./timeline-format.ts";
-import { finding, type Finding } from "../core/verdict.ts";
+import { finding, type CheckerOutput, type Finding } from "../core/verdict.ts";
 
 export const HOOK_FINDINGS = ["synthetic-prompt-indistinguishable", "prompt-id-reused", "notification-lost"] as const;
 export type HookFindingId = (typeof HOOK_FINDINGS)[number];
@@ -43,10 +43,7 @@ export interface HookCheckOptions {
   streams?: readonly string[];
 }
 
-export interface HookCheck {
-  findings: Finding[];
-  reached: { ok: true } | { ok: false; reason: string };
-  notes: string[];
+export interface HookCheck extends CheckerOutput {
   deliveries: NotificationDelivery[];
 }
 

@@ -7,7 +7,7 @@ import { extractNotifications, maskNotifications, type NotificationOccurrence } 
 import { comparePrefix, type PrefixComparison } from "./prefix.ts";
 import { readMessagesBody } from "./request-body.ts";
 import { unifiedDiff } from "./text-diff.ts";
-import { finding, type Finding } from "../core/verdict.ts";
+import { finding, type CheckerOutput, type Finding } from "../core/verdict.ts";
 
 export const NOTIFICATION_FINDINGS = ["notification-changed", "notification-dropped", "prefix-changed", "cache-control-moved"] as const;
 export type NotificationFindingId = (typeof NOTIFICATION_FINDINGS)[number];
@@ -23,11 +23,7 @@ export interface NotificationCheckOptions {
   normalise?: NormaliseContext;
 }
 
-export interface NotificationCheck {
-  findings: Finding[];
-  reached: { ok: true } | { ok: false; reason: string };
-  notes: string[];
-}
+export type NotificationCheck = CheckerOutput;
 
 const UNREACHED: Record<BoundaryKind, string> = {
   resume: "no stream went idle and was woken again (e.g. the subagent was never resumed)",

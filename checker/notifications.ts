@@ -49,7 +49,7 @@ function segments(text: string): Segment[] {
 }
 
 // The innermost header wins: a <system-reminder> wrapper is named only when no known header sits inside it,
-// because the header inside is what a re-render changes (seed 002).
+// because the header inside is what a re-render changes (the header flip across a subagent resume).
 export function classifyHeader(lead: string): HeaderKind {
   const wrapperOpen = lead.lastIndexOf("<system-reminder>");
   const insideWrapper = wrapperOpen > lead.lastIndexOf("</system-reminder>");

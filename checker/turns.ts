@@ -3,7 +3,7 @@
 // Words used here:
 // - human result: a result whose origin is absent or "human". Any other origin (e.g. "task-notification") means the
 //   CLI opened that loop for itself; such a result never settles a pushed prompt.
-// - zero-work result: num_turns 0, zero tokens of usage, empty result text (the resume settlement of seed 000).
+// - zero-work result: num_turns 0, zero tokens of usage, empty result text (the resume settlement an orchestrator reported as bb #1718).
 // - pending prompts: pushes not yet settled, first in first out. A human result settles the oldest pending prompt,
 //   except a zero-work one followed, before the next push, by at least as many human results as there are pending
 //   prompts: it only looked like a settlement (an older release's unstamped resume result); the real answer follows.
@@ -16,7 +16,7 @@
 //   nothing woke the session in between; otherwise (before any push, after a wake-up, or after a non-human result)
 //   it answers nothing that was pushed: unattributed.
 import type { SessionRecording } from "../harness/recordings.ts";
-import { finding, type Finding } from "../core/verdict.ts";
+import { finding, type CheckerOutput, type Finding } from "../core/verdict.ts";
 import { formatTimeline } from "./timeline-format.ts";
 import {
   buildTurnTimeline,
@@ -169,6 +169,15 @@ function resultGist(r: ResultEntry): string {
 
 function resultData(r: ResultEntry): Record<string, unknown> {
   return { line: r.line, origin: r.origin, numTurns: r.numTurns, usage: r.usage, tokens: r.tokens, text: r.text };
+}
+
+// The turn grammar as a whole check: reached once the given prompt got its answer.
+export function checkTurnGrammar(session: SessionRecording, options: TurnCheckOptions & { prompt?: number } = {}): CheckerOutput {
+  const prompt = options.prompt ?? 0;
+  const reached = promptAnswered(session, prompt)
+    ? ({ ok: true } as const)
+    : ({ ok: false, reason: `session ${session.label} never answered prompt #${prompt}` } as const);
+  return { reached, findings: checkTurnStructure(session, options), notes: [] };
 }
 
 // Findings for one session, each citing the stdout lines that show it (pushes are cited by stdin index and time).

@@ -1,7 +1,7 @@
 // What every command gets from the CLI: output channels, the exit code, scenario lookup, Ctrl-C as an abort signal.
 import { UserError } from "../core/errors.ts";
 import { findScenario, SCENARIOS } from "../scenarios/index.ts";
-import type { Scenario } from "../scenarios/types.ts";
+import type { Scenario } from "../kit/scenario.ts";
 
 export interface CliContext {
   print(text: string): void;

@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import { UserError } from "../core/errors.ts";
-import type { Scenario } from "../scenarios/types.ts";
+import type { Scenario } from "../kit/scenario.ts";
 
 export function collectParam(word: string, previous: Record<string, string>): Record<string, string> {
   const at = word.indexOf("=");

@@ -36,10 +36,21 @@ export function finding(input: FindingInput): Finding {
   return findingSchema.parse(input);
 }
 
+// Whether a run got to the point a scenario tests; when not, what it missed.
+export type Reached = { ok: true } | { ok: false; reason: string };
+
+// What every checker returns, so any of them can be handed to judge() as it is or combined with others.
+export interface CheckerOutput {
+  reached: Reached;
+  findings: Finding[];
+  // What the checker compared, for the human output.
+  notes: string[];
+}
+
 // A scenario's verdict from its findings. RED needs evidence, and a red finding is that evidence even when a later
 // point of the scenario was not reached (the bug showed before it). Without evidence either way the verdict is
 // INCONCLUSIVE, and GREEN only once the point was reached.
-export function judge(reached: { ok: true } | { ok: false; reason: string }, findings: Finding[], notes: string[] = []): CheckResult {
+export function judge({ reached, findings, notes }: CheckerOutput): CheckResult {
   const red = findings.filter((f) => f.red);
   if (red.length > 0) {
     return { verdict: "RED", reason: red.map((f) => f.id).join(", "), findings, notes };

@@ -4,7 +4,7 @@ import semver from "semver";
 import { z } from "zod";
 import { UserError } from "../core/errors.ts";
 import { findScenario, SCENARIOS } from "../scenarios/index.ts";
-import type { Scenario } from "../scenarios/types.ts";
+import type { Scenario } from "../kit/scenario.ts";
 
 // Stands for `since:<the previous nightly's start>`: every release published since the previous nightly.
 export const SINCE_PREVIOUS = "since:previous";

@@ -50,24 +50,20 @@ export function buildLedger(config: NightlyConfig): LedgerEntry[] {
 export function scenarioLedger(): LedgerEntry[] {
   return SCENARIOS.flatMap((scenario) => {
     const defaults = scenario.params.parse({});
-    return scenario.known.flatMap((known): LedgerEntry[] =>
-      known.verdict === "ERROR"
-        ? []
-        : [
-            {
-              scenario: scenario.name,
-              versions: known.versions,
-              params: scenario.params.parse({ ...defaults, ...known.params }),
-              expectation: {
-                verdict: known.verdict,
-                finding: known.finding ?? null,
-                reason: known.note,
-                link: scenario.source,
-                versions: known.versions,
-                source: "scenario",
-              },
-            },
-          ],
+    return scenario.known.map(
+      (known): LedgerEntry => ({
+        scenario: scenario.name,
+        versions: known.versions,
+        params: scenario.params.parse({ ...defaults, ...known.params }),
+        expectation: {
+          verdict: known.verdict,
+          finding: known.finding ?? null,
+          reason: known.note,
+          link: scenario.link ?? null,
+          versions: known.versions,
+          source: "scenario",
+        },
+      }),
     );
   });
 }

@@ -6,7 +6,7 @@ import { runLayout } from "../harness/run-layout.ts";
 import type { CheckResult } from "../core/verdict.ts";
 import { installRelease, unpinRelease, type CacheOptions, type InstalledRelease } from "../releases/release-cache.ts";
 import type { ResolvedClaude } from "../releases/resolve.ts";
-import type { Scenario } from "../scenarios/types.ts";
+import type { Scenario } from "../kit/scenario.ts";
 import { checkRecordedRun } from "./check-recorded-run.ts";
 
 export interface ScenarioRun {

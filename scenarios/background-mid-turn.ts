@@ -1,12 +1,5 @@
-// Seed 001: `/background` typed while a foreground tool runs must hand the in-flight turn on, answered exactly once.
-import { z } from "zod";
-import { checkContinuation, turnAnswered } from "../checker/continuation.ts";
-import { judge } from "../core/verdict.ts";
-import type { Recordings } from "../harness/recordings.ts";
-import type { MockScriptInput } from "../mock-api/script.ts";
-import { count, milliseconds } from "./params.ts";
-import { bash, nodeWait, text } from "./replies.ts";
-import { defineScenario, type CommandView, type Step } from "./types.ts";
+// `/background` typed while a foreground tool runs must hand the in-flight turn on, answered exactly once.
+import { bash, checkContinuation, conversation, count, defineScenario, judge, milliseconds, nodeWait, sessionNamed, text, turnAnswered, z, type CommandView, type Recordings, type Step } from "../kit/index.ts";
 
 const MARKER = "CCREPRO_BGTURN_7Q";
 const PROMPT = `${MARKER} run the slow command, then reply with exactly the word: finished`;
@@ -23,15 +16,6 @@ const params = z.strictObject({
 });
 type Params = z.output<typeof params>;
 
-function mockScript({ toolMs }: Params): MockScriptInput {
-  return {
-    streams: [{ stream: "main", firstUserContains: MARKER, hasTool: "Bash" }],
-    defaultStream: "side",
-    // Step 0 (the prompt, and any re-send of it) gets the slow tool call; whatever follows it gets the answer.
-    replies: { main: { "0": bash(`${nodeWait(toolMs)}; echo ${TOOL_DONE}`, "slow foreground wait"), "*": text("finished") } },
-  };
-}
-
 // The elapsed time the UI shows for the running tool, on the rows from its command on: "Running… (5s)" on older
 // releases, "$ node -e … (5s)" on newer ones. The spinner's "(5s · ↓ 27 tokens)" does not match.
 function toolSecondsShown(screen: string): number {
@@ -47,7 +31,7 @@ const toolCallDelivered = (rec: Recordings) =>
 // Another process than the UI answered the turn, nothing is in flight, and the log has been quiet for QUIET_MS.
 // The UI's own answer does not end the watch: it may come on its way out, before the background session's.
 function answeredAndQuiet(rec: Recordings): boolean {
-  const ui = rec.sessions.find((s) => s.label === UI)?.process?.pid ?? null;
+  const ui = sessionNamed(rec, UI)?.process?.pid ?? null;
   if (!turnAnswered(rec, "main", ui)) return false;
   if (rec.requests.some((r) => !rec.responseEnds.has(r.seq))) return false;
   const last = Math.max(...rec.requests.map((r) => r.receivedAt), ...[...rec.responseEnds.values()].map((e) => e.endedAt));
@@ -110,21 +94,26 @@ function steps(p: Params): Step[] {
 export default defineScenario({
   name: "background-mid-turn",
   summary: "`/background` typed while a foreground tool runs hands the in-flight turn to the background session, which answers it exactly once.",
-  source: "seed 001 (../shared/seeds/001_e3a1e50d4ceb6b47.txt), anthropics/claude-code#62118",
+  source:
+    "anthropics/claude-code#62118: typing /background while a turn is in flight forks the session into the background, " +
+    "but the forked session silently drops the in-flight turn instead of continuing it.",
+  link: "https://github.com/anthropics/claude-code/issues/62118",
   params,
-  mockScript,
+  findings: ["turn-dropped", "turn-duplicated", "tool-killed"],
+  // Step 0 (the prompt, and any re-send of it) gets the slow tool call; whatever follows it gets the answer.
+  mockScript: ({ toolMs }) =>
+    conversation({ main: { marker: MARKER, replies: [bash(`${nodeWait(toolMs)}; echo ${TOOL_DONE}`, "slow foreground wait")], then: text("finished") } }),
   steps,
   check(rec) {
-    const ui = rec.sessions.find((s) => s.label === UI);
-    const result = checkContinuation(rec, { stream: "main", foregroundPid: ui?.process?.pid ?? null });
-    return judge(result.reached, result.findings, result.notes);
+    const ui = sessionNamed(rec, UI);
+    return judge(checkContinuation(rec, { stream: "main", foregroundPid: ui?.process?.pid ?? null }));
   },
   known: [
     {
       versions: "2.1.150",
       verdict: "RED",
       finding: "turn-dropped",
-      note: "the background session never continues the turn (seed 001); in about half the runs the exiting UI also reports the tool as killed (Exit code 137, tool-killed)",
+      note: "the background session never continues the turn; in about half the runs the exiting UI also reports the tool as killed (Exit code 137, tool-killed)",
     },
     { versions: "2.1.332", verdict: "GREEN", note: "the background session re-sends the prompt, runs the tool again and answers once (turn-rerun, informational)" },
   ],

@@ -3,7 +3,7 @@ import backgroundMidTurn from "./background-mid-turn.ts";
 import hookTaskNotificationPrompt from "./hook-task-notification-prompt.ts";
 import resumeOrphanedBackgroundTask from "./resume-orphaned-background-task.ts";
 import subagentResumeNotificationHeader from "./subagent-resume-notification-header.ts";
-import type { Scenario } from "./types.ts";
+import type { Scenario } from "../kit/scenario.ts";
 
 export const SCENARIOS: Scenario[] = [subagentResumeNotificationHeader, resumeOrphanedBackgroundTask, hookTaskNotificationPrompt, backgroundMidTurn] as Scenario[];
 

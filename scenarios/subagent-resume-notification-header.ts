@@ -1,14 +1,5 @@
-// Seed 002: a background subagent's absorbed <task-notification> must keep its bytes when the idle subagent is resumed.
-import { z } from "zod";
-import { findBoundaries } from "../checker/boundaries.ts";
-import { checkNotificationStability } from "../checker/notification-check.ts";
-import { judge } from "../core/verdict.ts";
-import type { Recordings } from "../harness/recordings.ts";
-import type { MockScriptInput } from "../mock-api/script.ts";
-import { choice, count } from "./params.ts";
-import { bash, nodeWait, text, toolCall, type ReplyInput } from "./replies.ts";
-import { defineScenario } from "./types.ts";
-import { answeredAndSettled } from "./waits.ts";
+// A background subagent's absorbed <task-notification> must keep its bytes when the idle subagent is resumed.
+import { bash, checkNotificationStability, choice, conversation, count, defineScenario, findBoundaries, judge, nodeWait, startWith, text, toolCall, waitFor, answeredAndSettled, z, type Recordings, type ReplyInput } from "../kit/index.ts";
 
 const MAIN_MARKER = "CCREPRO_MAIN_7Q";
 const SUB_MARKER = "CCREPRO_SUBAGENT_7Q";
@@ -24,11 +15,8 @@ type Params = z.output<typeof params>;
 // Subagent steps: T1 in the background, a foreground wait that outlasts it (T1's notification is absorbed mid-turn),
 // then the end of the turn. Woken by a task: each turn first starts the next background task, whose completion
 // wakes the idle subagent. Woken by SendMessage: the turn just ends and the main session sends it a message.
-function subagentReplies({ resumes, resumeBy }: Params) {
-  const replies = [
-    bash("sleep 1; echo T1-done", "T1 background", { background: true }),
-    bash(`${nodeWait(5000)}; echo fg-done`, "foreground wait"),
-  ];
+function subagentReplies({ resumes, resumeBy }: Params): ReplyInput[] {
+  const replies = [bash("sleep 1; echo T1-done", "T1 background", { background: true }), bash(`${nodeWait(5000)}; echo fg-done`, "foreground wait")];
   for (let n = 2; n <= resumes + 1; n += 1) {
     if (resumeBy === "task") replies.push(bash(`sleep 3; echo T${n}-done`, `T${n} background`, { background: true }));
     replies.push(text(resumeBy === "task" ? `Waiting for T${n} to finish.` : "Waiting for a message."));
@@ -39,7 +27,7 @@ function subagentReplies({ resumes, resumeBy }: Params) {
 
 // The main session launches the subagent and goes idle; with SendMessage, each time the subagent's completion wakes
 // it, it messages the subagent by the agentId the launch returned.
-function mainReplies({ resumes, resumeBy }: Params) {
+function mainReplies({ resumes, resumeBy }: Params): Record<string, ReplyInput> {
   // Releases renamed the subagent tool from Task to Agent; the mock uses whichever the request offers.
   const launch = toolCall(["Agent", "Task"], {
     description: "background worker",
@@ -47,7 +35,7 @@ function mainReplies({ resumes, resumeBy }: Params) {
     subagent_type: "general-purpose",
     run_in_background: true,
   });
-  const replies: Record<string, ReplyInput> = { "0": launch, "*": text("main done") };
+  const replies: Record<string, ReplyInput> = { "0": launch };
   if (resumeBy === "send-message") {
     for (let n = 1; n <= resumes; n += 1) {
       replies[String(2 * n)] = toolCall("SendMessage", {
@@ -58,17 +46,6 @@ function mainReplies({ resumes, resumeBy }: Params) {
     }
   }
   return replies;
-}
-
-function mockScript(p: Params): MockScriptInput {
-  return {
-    streams: [
-      { stream: "sub", firstUserContains: SUB_MARKER, hasTool: "Bash" },
-      { stream: "main", firstUserContains: MAIN_MARKER, hasTool: "Bash" },
-    ],
-    defaultStream: "side",
-    replies: { main: mainReplies(p), sub: subagentReplies(p) },
-  };
 }
 
 // The subagent's resume boundaries, as the checker defines them: where it went idle and was woken again.
@@ -83,34 +60,35 @@ function settledAfterResumes(rec: Recordings, resumes: number): boolean {
 export default defineScenario({
   name: "subagent-resume-notification-header",
   summary: "A background subagent's absorbed task-notification keeps its bytes (header included) across the subagent's resume.",
-  source: "seed 002 (../shared/seeds/002_812e297fae679caf.txt)",
+  source:
+    "Reported upstream beside anthropics/claude-code#94728 (a messages_changed cache miss on the same resume path): when an idle " +
+    "background subagent is resumed, the <task-notification> it absorbed mid-turn is re-rendered with a different header, so the " +
+    "request's prefix changes and the prompt cache is rebuilt.",
+  link: "https://github.com/anthropics/claude-code/issues/94728",
   params,
-  mockScript,
+  findings: ["notification-changed", "notification-dropped", "prefix-changed", "cache-control-moved"],
+  mockScript: (p) =>
+    conversation({
+      sub: { marker: SUB_MARKER, replies: subagentReplies(p) },
+      main: { marker: MAIN_MARKER, replies: mainReplies(p), then: text("main done") },
+    }),
   steps: (p) => [
-    { kind: "start", session: "s1" },
-    { kind: "send", session: "s1", message: { text: `${MAIN_MARKER} start the background worker` } },
-    {
-      kind: "wait",
-      label: `the subagent was resumed ${p.resumes}× and the session settled`,
-      until: (rec) => settledAfterResumes(rec, p.resumes),
-      timeoutMs: 90_000 + 15_000 * p.resumes,
-      onTimeout: "inconclusive",
-    },
+    ...startWith("s1", `${MAIN_MARKER} start the background worker`),
+    waitFor(`the subagent was resumed ${p.resumes}× and the session settled`, (rec) => settledAfterResumes(rec, p.resumes), 90_000 + 15_000 * p.resumes),
   ],
   check(rec, p) {
     const result = checkNotificationStability(rec, { kinds: ["resume"], streams: ["sub"] });
     const resumed = subagentResumes(rec).length;
     // Every asked-for resume must have happened: a later one is where a notification absorbed after a resume flips.
-    const reached =
-      result.reached.ok && resumed < p.resumes
-        ? { ok: false as const, reason: `the subagent was resumed ${resumed} time(s), not the ${p.resumes} asked for` }
-        : result.reached;
-    return judge(reached, result.findings, result.notes);
+    if (result.reached.ok && resumed < p.resumes) {
+      return judge({ ...result, reached: { ok: false, reason: `the subagent was resumed ${resumed} time(s), not the ${p.resumes} asked for` } });
+    }
+    return judge(result);
   },
   known: [
-    { versions: ">=2.1.247 <=2.1.251", verdict: "RED", finding: "notification-dropped", note: "the absorbed notification is lost across the resume (seed 002)" },
-    { versions: ">=2.1.270 <=2.1.281", verdict: "RED", finding: "notification-changed", note: "header flips from the 494-char preamble to the 48-char one, delta 446 (seed 002)" },
-    { versions: "2.1.332", verdict: "GREEN", note: "keeps the notification's bytes (seed 002)" },
+    { versions: ">=2.1.247 <=2.1.251", verdict: "RED", finding: "notification-dropped", note: "the absorbed notification is lost across the resume" },
+    { versions: ">=2.1.270 <=2.1.281", verdict: "RED", finding: "notification-changed", note: "header flips from the 494-char preamble to the 48-char one, delta 446" },
+    { versions: "2.1.332", verdict: "GREEN", note: "keeps the notification's bytes" },
     { versions: ">=2.1.284", verdict: "GREEN", note: "measured with ccrepro bisect: 2.1.283 is the last release that flips the header" },
     {
       versions: "2.1.281",

@@ -20,7 +20,7 @@ function fixture(name: string): { log: Log; foregroundPid: number } {
 function check(name: string, edit: (log: Log) => Log = (log) => log) {
   const { log, foregroundPid } = fixture(name);
   const result = checkContinuation(edit(log), { stream: "main", foregroundPid });
-  return { ...result, verdict: judge(result.reached, result.findings, result.notes).verdict, ids: result.findings.map((f) => f.id) };
+  return { ...result, verdict: judge(result).verdict, ids: result.findings.map((f) => f.id) };
 }
 
 // A copy of the log with request `seq`'s entry and/or body replaced.

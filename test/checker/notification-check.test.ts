@@ -32,7 +32,7 @@ describe("checkNotificationStability", () => {
     expect(result.notes).toEqual([
       "resume boundary 1 (sub): req 6 → req 8, 1 notification compared, 12 prefix blocks compared; message cache_control rolled messages[7].content[0] → messages[9].content[0]",
     ]);
-    expect(judge(result.reached, result.findings, result.notes).verdict).toBe("GREEN");
+    expect(judge(result).verdict).toBe("GREEN");
   });
 
   it("reports the seed-002 header flip: long preamble to the short header, delta 446, and nothing else in the prefix", () => {
@@ -45,7 +45,7 @@ describe("checkNotificationStability", () => {
     expect(f?.detail[0]).toBe(`system-notification-preamble (${charsBefore} chars) → non-user-source (${charsAfter} chars), delta 446`);
     expect(f?.diff).toContain("-[SYSTEM NOTIFICATION - NOT USER INPUT]");
     expect(f?.diff).toContain("+[MESSAGE FROM NON-USER SOURCE - NOT USER INPUT]");
-    expect(judge(result.reached, result.findings).verdict).toBe("RED");
+    expect(judge(result).verdict).toBe("RED");
   });
 
   it("reports a notification missing after the resume instead of ignoring it", () => {
@@ -67,7 +67,7 @@ describe("checkNotificationStability", () => {
     const result = run({ systemMarker: 1 }, { systemMarker: 0 });
     expect(ids(result)).toEqual(["cache-control-moved (info)"]);
     expect(result.findings[0]?.detail).toEqual(['removed system[1] {"type":"ephemeral"}', 'added system[0] {"type":"ephemeral"}']);
-    expect(judge(result.reached, result.findings).verdict).toBe("GREEN");
+    expect(judge(result).verdict).toBe("GREEN");
   });
 
   it("does not count harmless differences in a notification's bytes once run paths are normalised", () => {
@@ -87,7 +87,7 @@ describe("checkNotificationStability", () => {
   it("is inconclusive when the subagent was never resumed", () => {
     const result = checkNotificationStability(fakeRecordings(seed002({}, {}, false)), subResumes);
     expect(result.reached).toEqual({ ok: false, reason: expect.stringContaining("no resume boundary on stream sub") });
-    expect(judge(result.reached, result.findings).verdict).toBe("INCONCLUSIVE");
+    expect(judge(result).verdict).toBe("INCONCLUSIVE");
   });
 
   it("is inconclusive when no notification was absorbed before the resume", () => {

@@ -20,7 +20,7 @@ describe("expectationFor", () => {
     expect(expectationFor(l, { scenario: HEADER, version: "2.1.250", params: {} })).toMatchObject({ verdict: "RED", finding: "notification-dropped" });
     expect(expectationFor(l, { scenario: HEADER, version: "2.1.332", params: {} })).toMatchObject({ verdict: "GREEN", source: "scenario" });
     // The seed's link is the scenario's source.
-    expect(expectationFor(l, { scenario: HEADER, version: "2.1.332", params: {} }).link).toMatch(/seed 002/);
+    expect(expectationFor(l, { scenario: HEADER, version: "2.1.332", params: {} }).link).toMatch(/issues\/94728/);
   });
 
   it("applies a known list only to the scenario's default parameters", () => {

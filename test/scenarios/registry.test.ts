@@ -2,11 +2,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { defineScenario, scenarioProblems } from "../../kit/index.ts";
 import { SCENARIOS } from "../../scenarios/index.ts";
 
 const folder = path.join(import.meta.dirname, "..", "..", "scenarios");
-// Modules that support scenarios rather than being one.
-const SUPPORT = new Set(["index.ts", "types.ts", "params.ts", "replies.ts", "waits.ts"]);
+// The registry itself; everything a scenario is made of comes from the kit.
+const SUPPORT = new Set(["index.ts"]);
 
 describe("scenario index", () => {
   it("registers every scenario file once, named after its file", () => {
@@ -23,5 +24,22 @@ describe("scenario index", () => {
       const source = fs.readFileSync(path.join(folder, name), "utf8");
       expect(source, name).not.toMatch(/from "(execa|hono|@hono\/node-server|node:child_process|node-pty)"/);
     }
+  });
+
+  it("builds every built-in from the public entry alone, as a user's scenario file would be", () => {
+    for (const name of fs.readdirSync(folder).filter((n) => !SUPPORT.has(n))) {
+      const source = fs.readFileSync(path.join(folder, name), "utf8");
+      const imports = [...source.matchAll(/from "([^"]+)"/g)].map((m) => m[1]);
+      expect(imports, name).toEqual(["../kit/index.ts"]);
+    }
+  });
+
+  it("names in `known` only findings the scenario declares, and never ERROR", () => {
+    for (const scenario of SCENARIOS) expect(scenarioProblems(scenario), scenario.name).toEqual([]);
+    const base = SCENARIOS[0]!;
+    expect(() => defineScenario({ ...base, known: [{ versions: "*", verdict: "RED", finding: "no-such-finding" as never, note: "" }] })).toThrow(
+      /known\.0\.finding: "no-such-finding" is not among the scenario's findings/,
+    );
+    expect(() => defineScenario({ ...base, known: [{ versions: "*", verdict: "ERROR" as never, note: "" }] })).toThrow(/ERROR is never known/);
   });
 });
