@@ -1,0 +1,55 @@
+// The floor plan, executable: each folder may import only folders on a lower floor (and itself). Data flows one
+// way: scenario → mock + driver → run directory → checker → verdict → report. test/architecture.test.ts runs it.
+const FLOORS = [
+  ["core"],
+  ["releases", "mock-api"],
+  ["harness"],
+  ["checker"],
+  ["kit"],
+  ["scenarios"],
+  ["pipeline"],
+  ["bisect", "nightly", "sweep"],
+  ["report"],
+  ["cli", "scripts"],
+  ["bin"],
+];
+
+const floorOf = new Map(FLOORS.flatMap((folders, floor) => folders.map((folder) => [folder, floor])));
+const above = (floor) => FLOORS.slice(floor + 1).flat();
+const sameFloorOthers = (folder) => FLOORS[floorOf.get(folder)].filter((other) => other !== folder);
+
+const forbidden = [
+  ...[...floorOf.keys()].flatMap((folder) => {
+    const banned = [...above(floorOf.get(folder)), ...sameFloorOthers(folder)];
+    return banned.length === 0
+      ? []
+      : [
+          {
+            name: `${folder}-imports-only-lower-floors`,
+            comment: `${folder}/ sits on floor ${floorOf.get(folder)}: it may not import ${banned.join(", ")}`,
+            severity: "error",
+            from: { path: `^${folder}/` },
+            to: { path: `^(${banned.join("|")})/` },
+          },
+        ];
+  }),
+  {
+    name: "no-circular",
+    comment: "modules import each other in a cycle",
+    severity: "error",
+    from: {},
+    to: { circular: true },
+  },
+];
+
+module.exports = {
+  FLOORS,
+  forbidden,
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^(node_modules|test|runs|test-output)/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { extensions: [".ts", ".mjs", ".js"] },
+  },
+};

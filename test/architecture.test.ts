@@ -1,0 +1,65 @@
+// The folder tree is the architecture: dependency-cruiser checks every import against the floor plan in
+// .dependency-cruiser.cjs (each folder imports only lower floors; no cycles), and this test fails on any violation.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { cruise, type ICruiseResult } from "dependency-cruiser";
+import { describe, expect, it } from "vitest";
+
+const root = path.join(import.meta.dirname, "..");
+const config = createRequire(import.meta.url)(path.join(root, ".dependency-cruiser.cjs")) as {
+  FLOORS: string[][];
+  forbidden: unknown[];
+  options: Record<string, unknown>;
+};
+
+async function cruiseTree(dir: string): Promise<ICruiseResult> {
+  const folders = config.FLOORS.flat().filter((folder) => fs.existsSync(path.join(dir, folder)));
+  const previous = process.cwd();
+  process.chdir(dir);
+  try {
+    const result = await cruise(folders, { validate: true, ruleSet: { forbidden: config.forbidden }, ...config.options } as never);
+    return result.output as ICruiseResult;
+  } finally {
+    process.chdir(previous);
+  }
+}
+
+const violations = (result: ICruiseResult) => result.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
+
+describe("the floor plan", () => {
+  it("holds for the whole tree: no import against the flow, no cycle", async () => {
+    const result = await cruiseTree(root);
+    expect(result.summary.totalCruised).toBeGreaterThan(100);
+    expect(violations(result)).toEqual([]);
+  });
+
+  it("catches an import against the flow and a cycle", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-arch-"));
+    const write = (file: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      fs.writeFileSync(path.join(dir, file), text);
+    };
+    fs.copyFileSync(path.join(root, "tsconfig.json"), path.join(dir, "tsconfig.json"));
+    write("checker/judge.ts", 'export const x = 1;\n');
+    write("harness/driver.ts", 'import { x } from "../checker/judge.ts";\nexport const y = x;\n');
+    write("mock-api/a.ts", 'import { b } from "./b.ts";\nexport const a = () => b;\n');
+    write("mock-api/b.ts", 'import { a } from "./a.ts";\nexport const b = () => a;\n');
+    try {
+      const found = violations(await cruiseTree(dir));
+      expect(found).toContain("harness-imports-only-lower-floors: harness/driver.ts → checker/judge.ts");
+      expect(found.some((v) => v.startsWith("no-circular: mock-api/"))).toBe(true);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("names every top-level source folder on a floor", () => {
+    const onPlan = new Set([...config.FLOORS.flat(), "test", "node_modules", "runs", "test-output"]);
+    const sourceFolders = fs
+      .readdirSync(root, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && !e.name.startsWith(".") && fs.readdirSync(path.join(root, e.name)).some((f) => /\.(ts|mjs)$/.test(f)));
+    expect(sourceFolders.map((e) => e.name).filter((name) => !onPlan.has(name))).toEqual([]);
+  });
+});
