@@ -5,6 +5,12 @@ export interface ResumeArgs {
   new: string;
   repeat: number;
   finding?: string;
+  // The scenario parameters as given (`--param key=value`), so the resumed bisection asks the same question.
+  params?: Record<string, string>;
+  // Where the interrupted bisection wrote its runs; the resumed one writes beside them.
+  runsDir?: string;
+  // Any other option of the interrupted command, repeated as given (e.g. ["--driver", "sdk"]).
+  options?: readonly (readonly [string, string])[];
 }
 
 // Single-quote anything a shell would split or expand, so the printed line can be pasted as is.
@@ -16,5 +22,8 @@ export function resumeCommand(args: ResumeArgs): string {
   const words = ["ccrepro", "bisect", args.scenario, "--old", args.old, "--new", args.new];
   if (args.repeat > 1) words.push("--repeat", String(args.repeat));
   if (args.finding !== undefined) words.push("--finding", args.finding);
+  for (const [key, value] of Object.entries(args.params ?? {})) words.push("--param", `${key}=${value}`);
+  if (args.runsDir !== undefined) words.push("--runs-dir", args.runsDir);
+  for (const [flag, value] of args.options ?? []) words.push(flag, value);
   return words.map(shellWord).join(" ");
 }

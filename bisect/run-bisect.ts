@@ -4,7 +4,7 @@ import { createBisection, middleOf, stepsFor, type Bisection } from "./bisector.
 import { checkChangelog } from "./changelog.ts";
 import { BisectError } from "./errors.ts";
 import { createDownloads, type PrefetchFn } from "./prefetch.ts";
-import { resumeCommand } from "./resume.ts";
+import { resumeCommand, type ResumeArgs } from "./resume.ts";
 import type {
   BisectResult,
   CleanRun,
@@ -29,6 +29,8 @@ export interface RunBisectOptions {
   repeat?: number;
   // Only named in the result and the resume command; outcomeOf decides what a run means.
   finding?: string;
+  // The rest of the command line the resume command must repeat: parameters, runs directory, other options.
+  rerun?: Pick<ResumeArgs, "params" | "runsDir" | "options">;
   outcomeOf: (run: CleanRun) => Outcome;
   runOnce: (version: string, signal: AbortSignal) => Promise<RunOutcome>;
   prefetch?: PrefetchFn;
@@ -81,7 +83,7 @@ export async function runBisect(opts: RunBisectOptions): Promise<BisectResult> {
 
   const interrupted = (reason: string, cause?: unknown): BisectError => {
     const known = bisection?.known() ?? { lastOld: opts.old, firstNew: opts.new, skipped: [] };
-    const resume = resumeCommand({ scenario: opts.scenario, old: known.lastOld, new: known.firstNew, repeat, finding: opts.finding });
+    const resume = resumeCommand({ ...opts.rerun, scenario: opts.scenario, old: known.lastOld, new: known.firstNew, repeat, finding: opts.finding });
     return new BisectError({ kind: "interrupted", reason, ...known, steps: [...steps], resume }, { cause });
   };
 

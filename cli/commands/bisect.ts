@@ -61,6 +61,7 @@ export function registerBisectCommand(program: Command, ctx: CliContext): void {
         candidates: await versionsBetween(old, newer),
         repeat: options.repeat,
         finding: options.finding,
+        rerun: { params: options.param, runsDir: options.runsDir },
         outcomeOf: outcomeFor(options.finding),
         runOnce: bisectRunner(runner, { scenario, params }),
         prefetch: async (version) => {

@@ -29,6 +29,19 @@ describe("resumeCommand", () => {
     );
   });
 
+  it("carries every parameter, the runs directory and other options, so the resumed bisection asks the same question", () => {
+    const line = resumeCommand({
+      scenario: "s",
+      old: "2.1.1",
+      new: "2.1.9",
+      repeat: 1,
+      params: { resumeBy: "send-message", resumes: "2" },
+      runsDir: "my runs",
+      options: [["--driver", "sdk"]],
+    });
+    expect(line).toBe("ccrepro bisect s --old 2.1.1 --new 2.1.9 --param resumeBy=send-message --param resumes=2 --runs-dir 'my runs' --driver sdk");
+  });
+
   it("quotes what a shell would split", () => {
     expect(resumeCommand({ scenario: "my scenario", old: "1.0.0", new: "2.0.0", repeat: 1, finding: "it's" })).toBe(
       "ccrepro bisect 'my scenario' --old 1.0.0 --new 2.0.0 --finding 'it'\\''s'",

@@ -284,6 +284,26 @@ describe("runBisect: interruption", () => {
     expect(e.detail.resume).toBe(`ccrepro bisect demo --old ${OLD} --new 2.1.7`);
   });
 
+  it("the resume command repeats the parameters and the runs directory of the interrupted bisection", async () => {
+    const stop = new AbortController();
+    stop.abort();
+    const promise = runBisect({
+      scenario: "demo",
+      old: OLD,
+      new: NEW,
+      candidates: list,
+      outcomeOf: (run) => run.verdict,
+      runOnce: async () => {
+        throw new Error("not reached");
+      },
+      rerun: { params: { resumeBy: "send-message" }, runsDir: "elsewhere" },
+      signal: stop.signal,
+    });
+    const e = await failure(promise);
+    if (e.detail.kind !== "interrupted") throw new Error("unreachable");
+    expect(e.detail.resume).toBe(`ccrepro bisect demo --old ${OLD} --new ${NEW} --param resumeBy=send-message --runs-dir elsewhere`);
+  });
+
   it("interrupted before the endpoints are verified: resume is the original range", async () => {
     const stop = new AbortController();
     stop.abort();
