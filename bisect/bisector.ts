@@ -1,7 +1,7 @@
 // The bisection as a pure state machine: which release to try next, what was learned, when it is done.
-import type { Answer, Endpoint, Judged, Outcome, SkipReason, SkippedVersion } from "./types.ts";
+import type { BisectAnswer, Endpoint, Judged, BisectOutcome, SkipReason, SkippedVersion } from "./types.ts";
 
-export type Next = { version: string } | { done: Answer };
+export type Next = { version: string } | { done: BisectAnswer };
 
 // Steps a plain bisection of n releases needs at most.
 export function stepsFor(n: number): number {
@@ -18,7 +18,7 @@ export interface Bisection {
   // What next() would return if `version` turned out old or new (undefined: the bisection would be done).
   lookahead(version: string): { ifOld: string | undefined; ifNew: string | undefined };
   // An outcome is classified against the endpoints; anything matching neither is skipped.
-  record(version: string, result: Outcome | { skip: SkipReason }): Judged;
+  record(version: string, result: BisectOutcome | { skip: SkipReason }): Judged;
   // What is known so far: the narrowest verified range and every skip.
   known(): { lastOld: string; firstNew: string; skipped: SkippedVersion[] };
   // Steps still needed if nothing more is skipped: ⌈log2(untested + 1)⌉.

@@ -1,7 +1,7 @@
 // Every expected way a bisection cannot give an answer, as one error class the CLI catches in one place.
 import { UserError } from "../core/errors.ts";
 import { describeSkip } from "./format.ts";
-import type { Endpoint, RunSkipReason, SkippedVersion, StepRecord } from "./types.ts";
+import type { Endpoint, RunSkipReason, SkippedVersion, BisectStep } from "./types.ts";
 
 export type BisectErrorDetail =
   | { kind: "bad-input"; message: string }
@@ -14,7 +14,7 @@ export type BisectErrorDetail =
       reason: string;
       lastOld: string;
       firstNew: string;
-      steps: StepRecord[];
+      steps: BisectStep[];
       skipped: SkippedVersion[];
       resume: string;
     };

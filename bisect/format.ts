@@ -1,6 +1,6 @@
 // The human rendering of a bisection: one line per progress event, and the closing summary.
 import { stepsFor } from "./bisector.ts";
-import type { BisectResult, ProgressEvent, SkipReason, StepRecord } from "./types.ts";
+import type { BisectResult, ProgressEvent, SkipReason, BisectStep } from "./types.ts";
 
 function formatMs(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
@@ -23,7 +23,7 @@ export function describeSkip(reason: SkipReason): string {
   }
 }
 
-const label = (role: StepRecord["role"], version: string): string =>
+const label = (role: BisectStep["role"], version: string): string =>
   role === "candidate" ? version : `${version} (${role})`;
 
 export function formatProgress(event: ProgressEvent): string {
@@ -45,7 +45,7 @@ function table(rows: string[][]): string[] {
   return rows.map((row) => row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c]!))).join("  ").trimEnd());
 }
 
-function stepRow(step: StepRecord): string[] {
+function stepRow(step: BisectStep): string[] {
   const outcomes = step.runs.map((run) => run.outcome).join(", ");
   // Skip reasons get their own list below the table; a cell only says which way the step went.
   const judged = "class" in step.judged ? step.judged.class : "skipped";

@@ -1,7 +1,7 @@
 // How a clean run becomes an outcome: its verdict, or with --finding ID whether that finding was seen.
-import type { CleanRun, Outcome } from "./types.ts";
+import type { CleanRun, BisectOutcome } from "./types.ts";
 
-export function outcomeFor(finding?: string): (run: CleanRun) => Outcome {
+export function outcomeFor(finding?: string): (run: CleanRun) => BisectOutcome {
   if (finding === undefined) return (run) => run.verdict;
   return (run) => {
     if (run.findings.includes(finding)) return `has:${finding}`;

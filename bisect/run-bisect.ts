@@ -10,13 +10,13 @@ import type {
   CleanRun,
   Endpoint,
   Judged,
-  Outcome,
+  BisectOutcome,
   ProgressEvent,
   Role,
-  RunOutcome,
-  RunRecord,
+  RunnerReport,
+  StepRun,
   RunSkipReason,
-  StepRecord,
+  BisectStep,
 } from "./types.ts";
 
 export interface RunBisectOptions {
@@ -31,8 +31,8 @@ export interface RunBisectOptions {
   finding?: string;
   // The rest of the command line the resume command must repeat: parameters, runs directory, other options.
   rerun?: Pick<ResumeArgs, "params" | "runsDir" | "options">;
-  outcomeOf: (run: CleanRun) => Outcome;
-  runOnce: (version: string, signal: AbortSignal) => Promise<RunOutcome>;
+  outcomeOf: (run: CleanRun) => BisectOutcome;
+  runOnce: (version: string, signal: AbortSignal) => Promise<RunnerReport>;
   prefetch?: PrefetchFn;
   // Reads anthropics/claude-code's CHANGELOG.md; a rejection is reported as "not reachable from here".
   fetchChangelog?: () => Promise<string>;
@@ -43,8 +43,8 @@ export interface RunBisectOptions {
 }
 
 interface Evaluation {
-  runs: RunRecord[];
-  result: Outcome | { skip: RunSkipReason };
+  runs: StepRun[];
+  result: BisectOutcome | { skip: RunSkipReason };
   ms: number;
   downloadWaitMs: number;
 }
@@ -73,7 +73,7 @@ export async function runBisect(opts: RunBisectOptions): Promise<BisectResult> {
   const emit = opts.onProgress ?? (() => {});
   const signal = opts.signal ?? new AbortController().signal;
   const downloads = createDownloads(opts.prefetch, now, emit);
-  const steps: StepRecord[] = [];
+  const steps: BisectStep[] = [];
   let runs = 0;
   let bisection: Bisection | undefined;
 
@@ -91,10 +91,10 @@ export async function runBisect(opts: RunBisectOptions): Promise<BisectResult> {
     if (signal.aborted) throw interrupted("interrupted");
   };
 
-  const runOne = async (version: string): Promise<RunOutcome> => {
+  const runOne = async (version: string): Promise<RunnerReport> => {
     stopIfAborted();
     runs++;
-    let run: RunOutcome;
+    let run: RunnerReport;
     try {
       run = await opts.runOnce(version, signal);
     } catch (error) {
@@ -114,8 +114,8 @@ export async function runBisect(opts: RunBisectOptions): Promise<BisectResult> {
     stopIfAborted();
     downloads.ahead(ahead);
     const started = now();
-    const records: RunRecord[] = [];
-    const outcomes: Outcome[] = [];
+    const records: StepRun[] = [];
+    const outcomes: BisectOutcome[] = [];
     let skip: RunSkipReason | undefined;
     while (skip === undefined && records.length < repeat) {
       const run = await runOne(version);

@@ -3,7 +3,7 @@ import type { Verdict } from "../core/verdict.ts";
 
 // What one run says about a release: its verdict, or (with --finding ID) whether that finding was seen.
 // ERROR is never an outcome: a broken run says nothing about the release, so it becomes a skip.
-export type Outcome = Exclude<Verdict, "ERROR"> | `has:${string}` | `lacks:${string}`;
+export type BisectOutcome = Exclude<Verdict, "ERROR"> | `has:${string}` | `lacks:${string}`;
 
 // Which side of the change a release is on; the endpoints' outcomes define the two classes.
 export type Class = "old" | "new";
@@ -25,7 +25,7 @@ export interface RunFailure {
   ms?: number;
 }
 
-export type RunOutcome = RunSuccess | RunFailure;
+export type RunnerReport = RunSuccess | RunFailure;
 
 // A run whose verdict means something about the release: the only kind an outcome is read from.
 export type CleanRun = RunSuccess & { verdict: Exclude<Verdict, "ERROR"> };
@@ -35,33 +35,33 @@ export type RunSkipReason =
   | { kind: "install"; message: string }
   | { kind: "harness"; message: string }
   // Repeats disagreed: the release is neither old nor new until someone looks.
-  | { kind: "flaky"; outcomes: Outcome[] };
+  | { kind: "flaky"; outcomes: BisectOutcome[] };
 
 // Why a release was left out, like `git bisect skip`: its runs failed, or their outcome matches neither
 // endpoint (e.g. INCONCLUSIVE between GREEN and RED).
-export type SkipReason = RunSkipReason | { kind: "neither"; outcome: Outcome };
+export type SkipReason = RunSkipReason | { kind: "neither"; outcome: BisectOutcome };
 
 export interface Endpoint {
   version: string;
-  outcome: Outcome;
+  outcome: BisectOutcome;
 }
 
 export type Role = "old endpoint" | "new endpoint" | "candidate";
 
-export interface RunRecord {
-  outcome: Outcome | "error";
+export interface StepRun {
+  outcome: BisectOutcome | "error";
   runDir?: string;
   ms?: number;
 }
 
-export type Judged = { class: Class; outcome: Outcome } | { skip: SkipReason };
+export type Judged = { class: Class; outcome: BisectOutcome } | { skip: SkipReason };
 
-export interface StepRecord {
+export interface BisectStep {
   // 1-based; the two endpoints are steps 1 and 2.
   index: number;
   version: string;
   role: Role;
-  runs: RunRecord[];
+  runs: StepRun[];
   judged: Judged;
   // Wall time of the runs, not counting the wait for the download.
   ms: number;
@@ -75,7 +75,7 @@ export interface SkippedVersion {
 
 // The adjacent pair once skipped releases are set aside; skippedBetween non-empty means the change is
 // somewhere in (lastOld, firstNew] and only skipped releases are left to tell (git's "only skipped commits left").
-export interface Answer {
+export interface BisectAnswer {
   lastOld: string;
   firstNew: string;
   skippedBetween: string[];
@@ -111,8 +111,8 @@ export interface BisectResult {
   repeat: number;
   old: Endpoint;
   new: Endpoint;
-  answer: Answer;
-  steps: StepRecord[];
+  answer: BisectAnswer;
+  steps: BisectStep[];
   skipped: SkippedVersion[];
   // steps ≤ bound = ⌈log2(candidates + 1)⌉ + skips + 2 endpoints; runs counts every process started (repeats).
   budget: { candidates: number; steps: number; bound: number; runs: number };
@@ -128,7 +128,7 @@ export type ProgressEvent =
       estimatedTotal: number;
       version: string;
       role: Role;
-      outcome: Outcome | "skip";
+      outcome: BisectOutcome | "skip";
       ms: number;
     }
   | { kind: "download"; version: string; bytes: number; ms: number }

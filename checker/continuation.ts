@@ -20,7 +20,7 @@ export interface ContinuationOptions {
   foregroundPid: number | null;
 }
 
-export interface ToolOutcome {
+export interface ToolEnding {
   toolUseId: string;
   isError: boolean;
   text: string;
@@ -42,7 +42,7 @@ export interface TurnRequest {
   step: number;
   role: TurnRole;
   continues: number | null;
-  result: ToolOutcome | null;
+  result: ToolEnding | null;
   sessionId: string | null;
   pid: number | null;
   command: string | null;
@@ -103,7 +103,7 @@ function resultText(content: Json | undefined): string {
 }
 
 // The tool results answering the last assistant message's tool calls, and the request that made those calls.
-function lastToolExchange(messages: Message[]): { producer: number | null; result: ToolOutcome } | null {
+function lastToolExchange(messages: Message[]): { producer: number | null; result: ToolEnding } | null {
   const at = messages.map((m) => m.role).lastIndexOf("assistant");
   if (at === -1) return null;
   const ids = blocks(messages[at]!).flatMap((b) => (isJsonObject(b) && b.type === "tool_use" && typeof b.id === "string" ? [b.id] : []));

@@ -5,7 +5,7 @@ import path from "node:path";
 import { REQUEST_INDEX_FILE } from "../mock-api/log-entry.ts";
 import { runLayout } from "./run-layout.ts";
 
-export type WaitOutcome = "ok" | "timeout" | "aborted";
+export type WaitEnd = "ok" | "timeout" | "aborted";
 
 export class LiveRecordings implements Recordings {
   sessions: SessionRecording[] = [];
@@ -44,7 +44,7 @@ export class LiveRecordings implements Recordings {
 
   // Rejects when the predicate throws: that is a bug in a scenario, and it must end the wait (and so the run, with
   // its cleanup) rather than escape from a watcher callback and leave the binary running.
-  waitUntil(predicate: (rec: Recordings) => boolean, timeoutMs: number, abort: AbortSignal): Promise<WaitOutcome> {
+  waitUntil(predicate: (rec: Recordings) => boolean, timeoutMs: number, abort: AbortSignal): Promise<WaitEnd> {
     try {
       this.refreshFiles();
       if (predicate(this)) return Promise.resolve("ok");
@@ -59,7 +59,7 @@ export class LiveRecordings implements Recordings {
         this.listeners.delete(check);
         abort.removeEventListener("abort", onAbort);
       };
-      const finish = (outcome: WaitOutcome) => {
+      const finish = (outcome: WaitEnd) => {
         stop();
         resolve(outcome);
       };

@@ -24,7 +24,7 @@ export interface RunContext {
   pointReached: () => void;
 }
 
-export interface StepOutcome {
+export interface StepResult {
   outcome: StepRecord["outcome"];
   detail: string | null;
 }

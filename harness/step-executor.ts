@@ -2,7 +2,7 @@
 import type { Step } from "./plan.ts";
 import { HeadlessSession } from "./headless-session.ts";
 import { headlessArgs } from "./isolation.ts";
-import { StepFailure, type RunContext, type StepOutcome } from "./run-context.ts";
+import { StepFailure, type RunContext, type StepResult } from "./run-context.ts";
 import { sessionLayout } from "./run-layout.ts";
 import { executeTerminalStep } from "./terminal-steps.ts";
 
@@ -32,7 +32,7 @@ function describeExit(target: HeadlessSession): string {
 const within = (promise: Promise<unknown>, ms: number): Promise<boolean> =>
   Promise.race([promise.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
 
-export async function executeStep(ctx: RunContext, step: Step): Promise<StepOutcome> {
+export async function executeStep(ctx: RunContext, step: Step): Promise<StepResult> {
   switch (step.kind) {
     case "start": {
       const args = [...headlessArgs(sessionLayout(ctx.layout, step.session).debugLog, ctx.probe.flags), ...(step.extraArgs ?? [])];

@@ -8,7 +8,7 @@ import { daemonPids } from "./daemon-hygiene.ts";
 import { interactiveArgs, RUN_MARKER_VAR } from "./isolation.ts";
 import { findMarkedProcesses } from "./processes.ts";
 import { sessionLayout } from "./run-layout.ts";
-import { StepFailure, type RunContext, type StepOutcome } from "./run-context.ts";
+import { StepFailure, type RunContext, type StepResult } from "./run-context.ts";
 import { TerminalSession, terminalFiles } from "./terminal-session.ts";
 
 export type TerminalStep = Extract<Step, { kind: "terminal" | "type" | "press" | "screen-wait" | "watch" | "command" | "daemon-exit" }>;
@@ -81,7 +81,7 @@ function running(ctx: RunContext, session: string): TerminalSession {
 const collapse = (text: string) => text.replace(/\s+/g, " ").trim();
 
 // Pastes the text, then waits for its echo, so the next key reaches an input that already holds it.
-async function typeText(ctx: RunContext, step: Extract<Step, { kind: "type" }>): Promise<StepOutcome> {
+async function typeText(ctx: RunContext, step: Extract<Step, { kind: "type" }>): Promise<StepResult> {
   const t = running(ctx, step.session);
   t.paste(step.text);
   // The tail is what shows even when the input box wraps or scrolls a long text.
@@ -93,7 +93,7 @@ async function typeText(ctx: RunContext, step: Extract<Step, { kind: "type" }>):
   return { outcome: "ok", detail: shot };
 }
 
-async function startTerminal(ctx: RunContext, step: Extract<Step, { kind: "terminal" }>): Promise<StepOutcome> {
+async function startTerminal(ctx: RunContext, step: Extract<Step, { kind: "terminal" }>): Promise<StepResult> {
   if (ctx.terminals.has(step.session)) throw new StepFailure(`terminal "${step.session}" is already started`);
   const files = terminalFiles(ctx.layout, step.session);
   const started = new TerminalSession({
@@ -123,7 +123,7 @@ async function startTerminal(ctx: RunContext, step: Extract<Step, { kind: "termi
   return { outcome: "ok", detail: `pid ${started.process.pid}, ${shot}` };
 }
 
-async function screenWait(ctx: RunContext, step: Extract<Step, { kind: "screen-wait" }>): Promise<StepOutcome> {
+async function screenWait(ctx: RunContext, step: Extract<Step, { kind: "screen-wait" }>): Promise<StepResult> {
   const t = terminal(ctx, step.session);
   const outcome = await ctx.live.waitUntil((rec) => step.until({ screen: t.screen(), exited: !t.running, rec }), step.timeoutMs, ctx.abort);
   if (outcome === "aborted") throw ctx.abort.reason as Error;
@@ -136,7 +136,7 @@ async function screenWait(ctx: RunContext, step: Extract<Step, { kind: "screen-w
   throw new StepFailure(withScreen(`timed out after ${step.timeoutMs} ms waiting for: ${step.label}`, t.screen()));
 }
 
-async function watch(ctx: RunContext, step: Extract<Step, { kind: "watch" }>): Promise<StepOutcome> {
+async function watch(ctx: RunContext, step: Extract<Step, { kind: "watch" }>): Promise<StepResult> {
   const started = Date.now();
   const outcome = await ctx.live.waitUntil(step.until, step.timeoutMs, ctx.abort);
   if (outcome === "aborted") throw ctx.abort.reason as Error;
@@ -144,7 +144,7 @@ async function watch(ctx: RunContext, step: Extract<Step, { kind: "watch" }>): P
   return { outcome: "ok", detail: outcome === "ok" ? `seen after ${Date.now() - started} ms` : `not seen within ${step.timeoutMs} ms` };
 }
 
-async function runCommand(ctx: RunContext, step: Extract<Step, { kind: "command" }>): Promise<StepOutcome> {
+async function runCommand(ctx: RunContext, step: Extract<Step, { kind: "command" }>): Promise<StepResult> {
   let args: string[];
   try {
     const screens = Object.fromEntries([...ctx.terminals].map(([label, t]) => [label, t.screen()]));
@@ -182,7 +182,7 @@ async function runCommand(ctx: RunContext, step: Extract<Step, { kind: "command"
   return { outcome: "ok", detail: `claude ${args.join(" ")}: ${how}, ${path.relative(ctx.layout.root, file)}` };
 }
 
-async function daemonExit(ctx: RunContext, step: Extract<Step, { kind: "daemon-exit" }>): Promise<StepOutcome> {
+async function daemonExit(ctx: RunContext, step: Extract<Step, { kind: "daemon-exit" }>): Promise<StepResult> {
   const marker = { name: RUN_MARKER_VAR, value: ctx.env[RUN_MARKER_VAR] ?? "" };
   const before = daemonPids(marker);
   const started = Date.now();
@@ -195,7 +195,7 @@ async function daemonExit(ctx: RunContext, step: Extract<Step, { kind: "daemon-e
   return { outcome: "ok", detail: left.length === 0 ? seen : `${seen}; still running: ${left.join(", ")}` };
 }
 
-export async function executeTerminalStep(ctx: RunContext, step: TerminalStep): Promise<StepOutcome> {
+export async function executeTerminalStep(ctx: RunContext, step: TerminalStep): Promise<StepResult> {
   switch (step.kind) {
     case "terminal":
       return startTerminal(ctx, step);

@@ -4,7 +4,7 @@ import { anthropicErrorBody, defaultErrorType, statusForErrorType } from "./anth
 import { classifyRequest, pickReply } from "./classify.ts";
 import type { RequestEntry } from "./log-entry.ts";
 import { messagesRequestSchema, toolNamesOf } from "./messages-request.ts";
-import { renderMessage, stopReasonOf, summarizeContent } from "./reply-message.ts";
+import { renderMessage, stopReasonOf, summariseContent } from "./reply-message.ts";
 import type { BodyStep } from "./response-body.ts";
 import type { Fault, MockScript } from "./script.ts";
 import { playSsePlan } from "./sse-body.ts";
@@ -117,7 +117,7 @@ export function answerMessages(script: MockScript, received: Received): Answer {
   }
 
   const message = renderMessage(reply, { seq: received.seq, model: request.model, request });
-  const summary = summarizeContent(message.content);
+  const summary = summariseContent(message.content);
   if (streaming) {
     const plan = ssePlan(message, reply);
     const deliversStopReason = plan.some((s) => s.kind === "event" && s.event.type === "message_delta");

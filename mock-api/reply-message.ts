@@ -78,7 +78,7 @@ export function renderMessage(reply: Reply, context: MessageContext): ApiMessage
 }
 
 // A one-line description of the reply for the request index, e.g. `tool_use:Agent + text:"done"`.
-export function summarizeContent(content: readonly ApiContentBlock[]): string {
+export function summariseContent(content: readonly ApiContentBlock[]): string {
   if (content.length === 0) return "(no content)";
   const clip = (text: string) => JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
   return content

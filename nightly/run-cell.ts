@@ -14,14 +14,14 @@ export interface CellTask {
   signal: AbortSignal;
 }
 
-export interface CellRunOutcome {
+export interface CellRun {
   runDir: string | null;
   result: CheckResult;
   wallMs: number | null;
 }
 
 // Injectable so the matrix, sharding and merging can be exercised with recorded outcomes instead of claude.
-export type CellRunner = (task: CellTask) => Promise<CellRunOutcome>;
+export type CellRunner = (task: CellTask) => Promise<CellRun>;
 
 // `versions` lists every planned cell's version (repeats times each): once a version's last run is done, its cache
 // entry is unpinned, so a long nightly over many releases stays within the cache's size cap.

@@ -9,7 +9,7 @@ import { cellFromRuns, totalsOf } from "./cell-outcome.ts";
 import type { NightlyConfig } from "./config.ts";
 import { buildLedger } from "./ledger.ts";
 import { planMatrix, type PlannedCell } from "./matrix.ts";
-import { releaseCellRunner, type CellRunner, type CellRunOutcome } from "./run-cell.ts";
+import { releaseCellRunner, type CellRunner, type CellRun } from "./run-cell.ts";
 import { sliceForShard } from "./shard.ts";
 import { RUNS_DIR, type Cell, type RunSummary, type Shard, type Summary, type Totals } from "./summary.ts";
 
@@ -44,7 +44,7 @@ export interface NightlyOptions {
   onCell?: (finished: CellFinished) => void;
 }
 
-function harnessError(reason: string): CellRunOutcome {
+function harnessError(reason: string): CellRun {
   return { runDir: null, result: harnessErrorResult(reason), wallMs: null };
 }
 
@@ -66,7 +66,7 @@ export async function runNightly(options: NightlyOptions): Promise<Summary> {
   const runOnce = (cell: PlannedCell, repeat: number) =>
     limit(async () => {
       const started = Date.now();
-      let outcome: CellRunOutcome;
+      let outcome: CellRun;
       try {
         outcome = signal.aborted ? harnessError("not run: the nightly was interrupted") : await runCell({ cell, repeat, runsDir, signal });
       } catch (error) {

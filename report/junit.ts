@@ -4,7 +4,7 @@ import { escapeMarkup as x } from "./escape.ts";
 import type { ReportInput } from "./report-target.ts";
 import { cellVerdictText, changeDetail, expectationSource, expectationText, regressions } from "./wording.ts";
 
-type Outcome = { kind: "pass" } | { kind: "failure" | "error"; message: string; type: string; body: string } | { kind: "skipped"; message: string };
+type TestcaseStatus = { kind: "pass" } | { kind: "failure" | "error"; message: string; type: string; body: string } | { kind: "skipped"; message: string };
 
 function findingsText(cell: Cell): string {
   return cell.runs
@@ -15,7 +15,7 @@ function findingsText(cell: Cell): string {
     .join("\n");
 }
 
-function outcomeOf(cell: Cell, summary: Summary): Outcome {
+function outcomeOf(cell: Cell, summary: Summary): TestcaseStatus {
   if (cell.verdict === "ERROR") return { kind: "error", type: "ERROR", message: cell.reason, body: findingsText(cell) };
   if (cell.verdict === "INCONCLUSIVE") return { kind: "skipped", message: `INCONCLUSIVE: ${cell.reason}` };
   if (cell.status === "unexpected") {
@@ -45,7 +45,7 @@ function testcase(cell: Cell, summary: Summary): string {
 
 function counts(cells: readonly Cell[], summary: Summary) {
   const kinds = cells.map((c) => outcomeOf(c, summary).kind);
-  const n = (k: Outcome["kind"]) => kinds.filter((kind) => kind === k).length;
+  const n = (k: TestcaseStatus["kind"]) => kinds.filter((kind) => kind === k).length;
   const time = cells.reduce((sum, c) => sum + seconds(c), 0).toFixed(3);
   return `tests="${cells.length}" failures="${n("failure")}" errors="${n("error")}" skipped="${n("skipped")}" time="${time}"`;
 }

@@ -4,7 +4,7 @@ import { changelogLinks } from "../../bisect/changelog.ts";
 import { outcomeFor } from "../../bisect/outcome.ts";
 import { formatProgress, formatSummary } from "../../bisect/format.ts";
 import { runBisect } from "../../bisect/run-bisect.ts";
-import type { RunOutcome } from "../../bisect/types.ts";
+import type { RunnerReport } from "../../bisect/types.ts";
 import { UserError } from "../../core/errors.ts";
 import { resolveVersions, versionsBetween } from "../../releases/registry.ts";
 import { releaseRunner, type ReleaseRunner } from "../../pipeline/run-scenario.ts";
@@ -22,7 +22,7 @@ async function singleVersion(word: string, flag: string): Promise<string> {
 
 // One run of one release, reported as data: an install failure or a harness error is a skip, never a throw.
 function bisectRunner(runner: ReleaseRunner, subject: Parameters<ReleaseRunner["run"]>[0]) {
-  return async (version: string, signal: AbortSignal): Promise<RunOutcome> => {
+  return async (version: string, signal: AbortSignal): Promise<RunnerReport> => {
     const started = performance.now();
     const run = await runner.run(subject, version, signal);
     if (!run.installed) return { error: "install", message: run.message };

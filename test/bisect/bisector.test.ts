@@ -1,7 +1,7 @@
 // The pure bisector driven by outcome tables: answers, step bounds, skips, lookahead.
 import { describe, expect, it } from "vitest";
 import { createBisection } from "../../bisect/bisector.ts";
-import type { Answer, Outcome, SkipReason } from "../../bisect/types.ts";
+import type { BisectAnswer, BisectOutcome, SkipReason } from "../../bisect/types.ts";
 
 const OLD = { version: "1.0.0", outcome: "GREEN" as const };
 const NEW = { version: "9.0.0", outcome: "RED" as const };
@@ -9,7 +9,7 @@ const versions = (n: number) => Array.from({ length: n }, (_, i) => `2.0.${i}`);
 const harness: { skip: SkipReason } = { skip: { kind: "harness", message: "broken" } };
 
 // Runs the bisector to the end against `table`, checking lookahead against what next() really does.
-function drive(candidates: string[], table: (version: string) => Outcome | { skip: SkipReason }) {
+function drive(candidates: string[], table: (version: string) => BisectOutcome | { skip: SkipReason }) {
   const bisection = createBisection(candidates, { old: OLD, new: NEW });
   const tested: string[] = [];
   for (;;) {
@@ -28,7 +28,7 @@ function drive(candidates: string[], table: (version: string) => Outcome | { ski
 
 // Candidates before index `t` are old, from `t` on new; indices in `skips` cannot be run.
 function monotone(candidates: string[], t: number, skips: Set<number> = new Set()) {
-  return (version: string): Outcome | { skip: SkipReason } => {
+  return (version: string): BisectOutcome | { skip: SkipReason } => {
     const i = candidates.indexOf(version);
     if (skips.has(i)) return harness;
     return i < t ? "GREEN" : "RED";
@@ -36,7 +36,7 @@ function monotone(candidates: string[], t: number, skips: Set<number> = new Set(
 }
 
 // The tightest answer possible: nearest runnable releases either side of the change.
-function expected(candidates: string[], t: number, skips: Set<number>): Answer {
+function expected(candidates: string[], t: number, skips: Set<number>): BisectAnswer {
   let a = t - 1;
   while (a >= 0 && skips.has(a)) a--;
   let b = t;

@@ -1,6 +1,6 @@
 // Fake runners built from outcome tables: what each release's runs report, in order. No processes, no claude.
 import type { Verdict } from "../../core/verdict.ts";
-import type { RunOutcome } from "../../bisect/types.ts";
+import type { RunnerReport } from "../../bisect/types.ts";
 
 // One run's report: a verdict (with the finding ids it carried), or a failure to install / run at all.
 export type Cell = Verdict | { verdict: Verdict; findings: string[] } | "install-fails" | "harness-fails";
@@ -21,7 +21,7 @@ export function monotone(list: string[], t: number, overrides: Table = {}): Tabl
 
 export function tableRunner(table: Table) {
   const calls: string[] = [];
-  const runOnce = async (version: string): Promise<RunOutcome> => {
+  const runOnce = async (version: string): Promise<RunnerReport> => {
     const row = table[version];
     if (row === undefined) throw new Error(`test table has no row for ${version}`);
     const nth = calls.filter((v) => v === version).length;
