@@ -32,6 +32,27 @@ describe("scripted delays and faults", () => {
     expect(events.slice(6)).toEqual(["content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop"]);
   });
 
+  it("sends nothing at all during a timed stall after message_start, then the whole reply", async () => {
+    const { mock } = await startTestMock({ fallback: { content: [{ type: "text", text: "late" }], fault: { kind: "stall", ms: 300 } } });
+    const response = await fetch(`${mock.url}/v1/messages`, { method: "POST", body: body(true) });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    const first = await reader.read();
+    const started = performance.now();
+    let rest = "";
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += chunk.value;
+    expect(first.value).toMatch(/^event: message_start\n/);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(280);
+    // The one ping is the one the API sends after message_start; none came during the stall.
+    expect([...rest.matchAll(/^event: (\S+)$/gm)].map((m) => m[1])).toEqual([
+      "ping",
+      "content_block_start",
+      "content_block_delta",
+      "content_block_stop",
+      "message_delta",
+      "message_stop",
+    ]);
+  });
+
   it("holds a non-streaming reply back entirely until the delay passed", async () => {
     const { client } = await startTestMock({ fallback: { content: [{ type: "text", text: "late" }], delayMs: 300 } });
     const started = performance.now();
