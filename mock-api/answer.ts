@@ -175,16 +175,18 @@ export function answerMessages(script: MockScript, received: Received, context: 
   if (fault?.kind === "mid-stream-error") {
     return scriptedErrorAnswer(statusForErrorType(fault.errorType), fault.errorType, fault.message, fault, scripted);
   }
-  // A timed stall holds a plain reply before its headers wherever it was scripted: a JSON body has no message_start.
-  const timedStall = fault?.kind === "stall" && fault.ms !== undefined ? fault.ms : 0;
-  const cut = (fault?.kind === "stall" && timedStall === 0 && fault.at === "after-message-start") || fault?.kind === "drop" ? fault : undefined;
+  // A plain reply has no message_start to stall after: an endless stall after the headers cuts its body, any other
+  // stall holds the whole reply back before its headers.
+  const endlessAfterHeaders = fault?.kind === "stall" && fault.ms === undefined && fault.at === "after-message-start";
+  const cut = endlessAfterHeaders || fault?.kind === "drop" ? fault : undefined;
+  const heldMs = fault?.kind === "stall" && !endlessAfterHeaders ? (fault.ms ?? ENDLESS_STALL_MS) : 0;
   return jsonAnswer(
     200,
     message,
     { kind: "json", summary, fault: describeFault(fault), stopReason: cut ? null : stopReasonOf(reply) },
     cut
       ? { ...scripted, body: stepsBody([{ kind: cut.kind }]), dropBeforeResponse: cut.kind === "drop" }
-      : { ...scripted, delayMs: reply.delayMs + (fault?.kind === "stall" ? (fault.ms ?? ENDLESS_STALL_MS) : 0) },
+      : { ...scripted, delayMs: reply.delayMs + heldMs },
   );
 }
 
