@@ -2,16 +2,20 @@
 import { z } from "zod";
 import { anthropicErrorBody, defaultErrorType, statusForErrorType } from "./anthropic-error.ts";
 import { classifyRequest, pickReply } from "./classify.ts";
+import { checkConformance, type ConformanceViolation } from "./conformance.ts";
 import type { RequestEntry } from "./log-entry.ts";
 import { messagesRequestSchema, toolNamesOf } from "./messages-request.ts";
 import { renderMessage, stopReasonOf, summariseContent } from "./reply-message.ts";
 import type { BodyStep } from "./response-body.ts";
 import type { Fault, MockScript } from "./script.ts";
+import { paddedSeq } from "./log-entry.ts";
 import { playSsePlan } from "./sse-body.ts";
 import { ssePlan } from "./sse-plan.ts";
 
 // A 429 without a scripted retry-after still gets one, as the real API always sends it.
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
+// A stall without an end, held before the headers: as long as a scripted delay may be.
+const ENDLESS_STALL_MS = 3_600_000;
 
 export interface Received {
   seq: number;
@@ -23,6 +27,8 @@ export interface Received {
 // What the mock decided for one request: what the index records and how the response goes out.
 export interface Answer {
   classification: Pick<RequestEntry, "stream" | "step" | "messageCount" | "streaming">;
+  // What the real API would reject the request for; empty for anything but a judged Messages request.
+  conformance: ConformanceViolation[];
   reply: RequestEntry["reply"];
   headers: Record<string, string>;
   // Held before the status line, so the client sees nothing at all meanwhile.
@@ -57,6 +63,7 @@ export function jsonAnswer(
   const bytes = encoder.encode(JSON.stringify(value));
   return {
     classification: NOT_A_MESSAGES_REQUEST,
+    conformance: [],
     reply: { status, fault: null, stopReason: null, ...reply },
     headers: { "content-type": "application/json", "content-length": String(bytes.byteLength) },
     delayMs: 0,
@@ -85,28 +92,54 @@ function describeFault(fault: Fault | undefined): string | null {
     case "mid-stream-error":
       return `mid-stream-error after ${fault.afterBlocks} blocks`;
     case "stall":
-      return "stall";
+      return `stall${fault.ms === undefined ? "" : ` ${fault.ms} ms`}${fault.at === "before-headers" ? " before headers" : ""}`;
     case "drop":
       return `drop after ${fault.afterEvents} events`;
   }
 }
 
-export function answerMessages(script: MockScript, received: Received): Answer {
+// The request id the app sends in the request-id header, which the API repeats in its error bodies.
+export const requestIdOf = (seq: number) => `req_mock_${paddedSeq(seq)}`;
+
+export interface AnswerContext {
+  // Counts this request among those of its stream and step and returns its number (1 for the first), for faultTimes.
+  attempt?: (stream: string, step: number) => number;
+}
+
+export function answerMessages(script: MockScript, received: Received, context: AnswerContext = {}): Answer {
   let value: unknown;
   try {
     value = JSON.parse(decoder.decode(received.body));
   } catch (error) {
     return errorAnswer(400, "invalid_request_error", `request body is not JSON: ${(error as Error).message}`);
   }
+  const conformance = checkConformance(value);
   const parsed = messagesRequestSchema.safeParse(value);
-  if (!parsed.success) return errorAnswer(400, "invalid_request_error", z.prettifyError(parsed.error).split("\n").join("; "));
+  if (!parsed.success) {
+    return { ...errorAnswer(400, "invalid_request_error", z.prettifyError(parsed.error).split("\n").join("; ")), conformance };
+  }
   const request = parsed.data;
   const { stream, step } = classifyRequest(script, request, received.path);
-  const reply = pickReply(script, { stream, step });
+  const picked = pickReply(script, { stream, step });
+  const attempt = context.attempt?.(stream, step) ?? 1;
+  const reply = picked.faultTimes !== undefined && attempt > picked.faultTimes ? { ...picked, fault: undefined } : picked;
   const streaming = request.stream === true;
   const classification = { stream, step, messageCount: request.messages.length, streaming };
   const fault = reply.fault;
-  const scripted = { classification, delayMs: reply.delayMs };
+  const stallBeforeHeaders = fault?.kind === "stall" && fault.at === "before-headers" ? (fault.ms ?? ENDLESS_STALL_MS) : 0;
+  const scripted = { classification, conformance, delayMs: reply.delayMs + stallBeforeHeaders };
+
+  if (script.strict && conformance.length > 0) {
+    // The API's error envelope: https://docs.anthropic.com/en/api/errors (type, error.type, error.message, request_id).
+    const first = conformance[0]!;
+    const body = { ...anthropicErrorBody(first.errorType, first.message), request_id: requestIdOf(received.seq) };
+    return jsonAnswer(
+      first.status,
+      body,
+      { kind: "error", summary: `${first.errorType}: ${first.message}`, fault: `strict: ${first.rule}` },
+      { classification, conformance },
+    );
+  }
 
   if (fault?.kind === "http-error") {
     const retryAfter = fault.retryAfterSeconds ?? (fault.status === 429 ? DEFAULT_RETRY_AFTER_SECONDS : undefined);
@@ -123,6 +156,7 @@ export function answerMessages(script: MockScript, received: Received): Answer {
     const deliversStopReason = plan.some((s) => s.kind === "event" && s.event.type === "message_delta");
     return {
       classification,
+      conformance,
       reply: {
         status: 200,
         kind: "sse",
@@ -131,8 +165,8 @@ export function answerMessages(script: MockScript, received: Received): Answer {
         stopReason: deliversStopReason ? message.stop_reason : null,
       },
       headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" },
-      // The plan holds its own delay, with pings, after message_start.
-      delayMs: 0,
+      // The plan holds its own delay, with pings, after message_start; only a stall before the headers is the app's.
+      delayMs: stallBeforeHeaders,
       body: (signal) => playSsePlan(plan, signal),
       dropBeforeResponse: plan[0]?.kind === "drop",
     };
@@ -141,12 +175,18 @@ export function answerMessages(script: MockScript, received: Received): Answer {
   if (fault?.kind === "mid-stream-error") {
     return scriptedErrorAnswer(statusForErrorType(fault.errorType), fault.errorType, fault.message, fault, scripted);
   }
-  const cut = fault?.kind === "stall" || fault?.kind === "drop" ? fault : undefined;
+  // A plain reply has no message_start to stall after: an endless stall after the headers cuts its body, any other
+  // stall holds the whole reply back before its headers.
+  const endlessAfterHeaders = fault?.kind === "stall" && fault.ms === undefined && fault.at === "after-message-start";
+  const cut = endlessAfterHeaders || fault?.kind === "drop" ? fault : undefined;
+  const heldMs = fault?.kind === "stall" && !endlessAfterHeaders ? (fault.ms ?? ENDLESS_STALL_MS) : 0;
   return jsonAnswer(
     200,
     message,
     { kind: "json", summary, fault: describeFault(fault), stopReason: cut ? null : stopReasonOf(reply) },
-    cut ? { ...scripted, body: stepsBody([cut]), dropBeforeResponse: cut.kind === "drop" } : scripted,
+    cut
+      ? { ...scripted, body: stepsBody([{ kind: cut.kind }]), dropBeforeResponse: cut.kind === "drop" }
+      : { ...scripted, delayMs: reply.delayMs + heldMs },
   );
 }
 

@@ -4,13 +4,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { HttpBindings } from "@hono/node-server";
 import { Hono, type Context } from "hono";
 import { anthropicErrorBody } from "./anthropic-error.ts";
-import { answerCountTokens, answerMessages, errorAnswer, jsonAnswer, type Answer, type Received } from "./answer.ts";
+import { answerCountTokens, answerMessages, errorAnswer, jsonAnswer, requestIdOf, type Answer, type Received } from "./answer.ts";
 import type { ClientProcess } from "./client-process.ts";
 import { clockNow } from "../core/time.ts";
 import type { RequestLogSink } from "./request-log.ts";
 import { trackedBody } from "./response-body.ts";
 import type { MockScript } from "./script.ts";
-import { paddedSeq } from "./log-entry.ts";
 
 const REDACTED_HEADERS = new Set(["x-api-key", "authorization", "proxy-authorization", "cookie"]);
 
@@ -32,6 +31,14 @@ export interface MockAppOptions {
 
 export function createMockApp(script: MockScript, log: RequestLogSink, options: MockAppOptions = {}): Hono {
   const app = new Hono();
+  // Requests seen per stream and step, so a fault can hit only the first ones (faultTimes).
+  const attempts = new Map<string, number>();
+  const attempt = (stream: string, step: number) => {
+    const key = JSON.stringify([stream, step]);
+    const count = (attempts.get(key) ?? 0) + 1;
+    attempts.set(key, count);
+    return count;
+  };
 
   async function respond(c: Context, decide: (received: Received) => Answer): Promise<Response> {
     // Taken before any await, so seq is arrival order.
@@ -60,6 +67,7 @@ export function createMockApp(script: MockScript, log: RequestLogSink, options: 
         query: url.search.slice(1),
         headers: loggedHeaders(c.req.raw.headers),
         ...answer.classification,
+        conformance: answer.conformance,
         reply: answer.reply,
         client: {
           remoteAddress: incoming?.socket.remoteAddress ?? null,
@@ -70,7 +78,7 @@ export function createMockApp(script: MockScript, log: RequestLogSink, options: 
       received.body,
     );
 
-    const headers = { ...answer.headers, "request-id": `req_mock_${paddedSeq(seq)}` };
+    const headers = { ...answer.headers, "request-id": requestIdOf(seq) };
     if (answer.delayMs > 0) {
       try {
         await sleep(answer.delayMs, undefined, { signal: c.req.raw.signal });
@@ -90,7 +98,7 @@ export function createMockApp(script: MockScript, log: RequestLogSink, options: 
     return new Response(stream, { status: answer.reply.status, headers });
   }
 
-  app.post("/v1/messages", (c) => respond(c, (received) => answerMessages(script, received)));
+  app.post("/v1/messages", (c) => respond(c, (received) => answerMessages(script, received, { attempt })));
   app.post("/v1/messages/count_tokens", (c) => respond(c, answerCountTokens));
   for (const probePath of ["/", "/api/hello"]) {
     // HEAD is routed here too; respond() sends it without the body.

@@ -1,5 +1,6 @@
 // The request log's index format: one JSON line per received request, and one when its response ended.
 import { z } from "zod";
+import { violationSchema } from "./conformance.ts";
 
 export const requestEntrySchema = z.object({
   kind: z.literal("request"),
@@ -21,6 +22,9 @@ export const requestEntrySchema = z.object({
   step: z.number().int().min(0).nullable(),
   messageCount: z.number().int().min(0).nullable(),
   streaming: z.boolean().nullable(),
+  // For POST /v1/messages: what the real API would reject the request for (empty: it conforms). Logs recorded
+  // before the mock judged requests lack the field, hence the default.
+  conformance: z.array(violationSchema).default([]),
   reply: z.object({
     status: z.number().int(),
     // sse / json: a scripted Messages reply; error: an Anthropic error body; probe: a health probe; other: anything else.

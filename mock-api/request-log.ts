@@ -13,8 +13,9 @@ import {
 } from "./log-entry.ts";
 import { paddedSeq } from "./log-entry.ts";
 
-// A request entry before the sink stored its body.
-export type ReceivedRequest = Omit<RequestEntry, "kind" | "bodyFile" | "bodyBytes" | "bodySha256">;
+// A request entry before the sink stored its body. Without conformance findings, the entry records none.
+export type ReceivedRequest = Omit<RequestEntry, "kind" | "bodyFile" | "bodyBytes" | "bodySha256" | "conformance"> &
+  Partial<Pick<RequestEntry, "conformance">>;
 
 export type LogListener = (line: LogLine) => void;
 
@@ -52,6 +53,7 @@ abstract class RequestLogBase implements RequestLogSink {
     const entry: RequestEntry = {
       kind: "request",
       ...request,
+      conformance: request.conformance ?? [],
       bodyFile: bodyFileName(request.seq),
       bodyBytes: body.byteLength,
       bodySha256: createHash("sha256").update(body).digest("hex"),

@@ -48,8 +48,14 @@ export const faultSchema = z.discriminatedUnion("kind", [
     errorType: z.string().default("overloaded_error"),
     message: z.string().default("Overloaded"),
   }),
-  // Send headers (and message_start) and then nothing more until the client gives up.
-  z.strictObject({ kind: z.literal("stall") }),
+  // Send nothing more until the client gives up, or for `ms` and then the rest of the reply (a stream slow enough to
+  // trip the client's own timeout). at: after message_start (default; headers are out, no pings meanwhile), or
+  // before-headers (the client sees no status line at all).
+  z.strictObject({
+    kind: z.literal("stall"),
+    ms: z.number().int().min(1).max(3_600_000).optional(),
+    at: z.enum(["after-message-start", "before-headers"]).default("after-message-start"),
+  }),
   // Close the connection abruptly after this many SSE events (0: before any byte of the body).
   z.strictObject({ kind: z.literal("drop"), afterEvents: z.number().int().min(0).default(0) }),
 ]);
@@ -63,6 +69,9 @@ export const replySchema = z.strictObject({
   delayMs: z.number().int().min(0).max(3_600_000).default(0),
   pingIntervalMs: z.number().int().min(10).max(60_000).default(1000),
   fault: faultSchema.optional(),
+  // The fault hits only the first this many requests of this stream and step; the ones after (the client's retries)
+  // get the reply without it: e.g. a 529 once, then success. Absent: every request.
+  faultTimes: z.number().int().min(1).optional(),
 });
 
 // A request belongs to the first stream whose every given condition holds.
@@ -88,6 +97,8 @@ export const mockScriptSchema = z.strictObject({
   replies: z.record(z.string(), streamRepliesSchema).default({}),
   // Used when the stream has no reply for the step.
   fallback: replySchema.prefault({ content: [{ type: "text", text: "ok" }] }),
+  // Answer a request the real API would reject (see conformance.ts) with the API's 400 instead of the scripted reply.
+  strict: z.boolean().default(false),
 });
 
 export type ContentBlock = z.output<typeof contentBlockSchema>;

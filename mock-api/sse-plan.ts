@@ -87,11 +87,17 @@ function scriptedEvents(message: ApiMessage, reply: Reply): SseEvent[] {
 
 export function ssePlan(message: ApiMessage, reply: Reply): PlanStep[] {
   const events: PlanStep[] = scriptedEvents(message, reply).map((event) => ({ kind: "event", event }));
-  if (reply.fault?.kind === "stall") return [events[0]!, { kind: "stall" }];
+  const fault = reply.fault;
   // The delay sits where a slow model keeps the client waiting: after message_start and its ping.
   if (reply.delayMs > 0) events.splice(2, 0, { kind: "wait", ms: reply.delayMs, intervalMs: reply.pingIntervalMs });
-  if (reply.fault?.kind !== "drop") return events;
-  const afterEvents = reply.fault.afterEvents;
+  // A stall before the headers is the app's to hold (Answer.delayMs); here the stream then runs as scripted.
+  if (fault?.kind === "stall" && fault.at === "after-message-start") {
+    if (fault.ms === undefined) return [events[0]!, { kind: "stall" }];
+    // Silent, right after message_start: a wait whose one interval is the whole wait sends no ping.
+    events.splice(1, 0, { kind: "wait", ms: fault.ms, intervalMs: fault.ms });
+  }
+  if (fault?.kind !== "drop") return events;
+  const afterEvents = fault.afterEvents;
   let sent = 0;
   const cut = events.findIndex((step) => step.kind === "event" && sent++ === afterEvents);
   return [...(cut === -1 ? events : events.slice(0, cut)), { kind: "drop" }];

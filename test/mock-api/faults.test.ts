@@ -32,6 +32,25 @@ describe("scripted delays and faults", () => {
     expect(events.slice(6)).toEqual(["content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop"]);
   });
 
+  it("sends nothing at all during a timed stall after message_start, then the whole reply", async () => {
+    const { mock } = await startTestMock({ fallback: { content: [{ type: "text", text: "late" }], pingIntervalMs: 50, fault: { kind: "stall", ms: 300 } } });
+    const started = performance.now();
+    const response = await fetch(`${mock.url}/v1/messages`, { method: "POST", body: body(true) });
+    const raw = await response.text();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    // One ping only, the one the API sends after message_start: none came during the 300 ms, though the reply's
+    // ping interval (for its delays) is 50 ms.
+    expect([...raw.matchAll(/^event: (\S+)$/gm)].map((m) => m[1])).toEqual([
+      "message_start",
+      "ping",
+      "content_block_start",
+      "content_block_delta",
+      "content_block_stop",
+      "message_delta",
+      "message_stop",
+    ]);
+  });
+
   it("holds a non-streaming reply back entirely until the delay passed", async () => {
     const { client } = await startTestMock({ fallback: { content: [{ type: "text", text: "late" }], delayMs: 300 } });
     const started = performance.now();

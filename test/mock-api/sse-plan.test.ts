@@ -83,6 +83,19 @@ describe("ssePlan", () => {
     expect(shape(planOf(reply({ content: [{ type: "text", text: "x" }], fault: { kind: "stall" } })))).toEqual(["message_start", "stall"]);
   });
 
+  it("holds a timed stall silently right after message_start, before its ping and any scripted delay, then streams on", () => {
+    const plan = planOf(reply({ content: [{ type: "text", text: "x" }], delayMs: 50, pingIntervalMs: 10, fault: { kind: "stall", ms: 300 } }));
+    expect(shape(plan)).toEqual(["message_start", "wait", "ping", "wait", "content_block_start", "delta:text_delta", "content_block_stop", "message_delta", "message_stop"]);
+    // One interval as long as the wait: no ping during the stall.
+    expect(plan[1]).toEqual({ kind: "wait", ms: 300, intervalMs: 300 });
+    expect(plan[3]).toEqual({ kind: "wait", ms: 50, intervalMs: 10 });
+  });
+
+  it("leaves a stall before the headers to the app: the stream itself runs as scripted", () => {
+    const plan = planOf(reply({ content: [], fault: { kind: "stall", at: "before-headers", ms: 300 } }));
+    expect(shape(plan)).toEqual(["message_start", "ping", "message_delta", "message_stop"]);
+  });
+
   it("drops after exactly N events, counting events and not waits", () => {
     const content = [{ type: "text", text: "x" }];
     expect(shape(planOf(reply({ content, fault: { kind: "drop" } })))).toEqual(["drop"]);
