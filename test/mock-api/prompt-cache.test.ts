@@ -111,7 +111,7 @@ describe("prompt-cache: limits", () => {
   });
 
   it("a prefix below the model's minimum is not written, and the next request says so", () => {
-    const short = (extra: object[]) => ({ model: "claude-sonnet-4-5", system: [text("short system", 100, "5m")], messages: [user(text("hi", 10)), ...extra] });
+    const short = (extra: CacheBody["messages"]): CacheBody => ({ model: "claude-sonnet-4-5", system: [text("short system", 100, "5m")], messages: [user(text("hi", 10)), ...extra] });
     const [a, b] = simulateConversation([at(0, short([])), at(1000, short([assistant(text("x", 5)), user(text("y", 5, "5m"))]))]);
     expect(a!.written.blocks).toBe(0);
     expect(a!.usage.input_tokens).toBe(a!.total.tokens);
