@@ -60,14 +60,21 @@ export function toAsciicast(input: CastInput): string {
 // Kinds whose moment is their end (something awaited showed); every other kind acts at its start (a key, a command).
 const AWAITED = new Set(["screen-wait", "watch", "wait", "daemon-exit", "pause"]);
 
+type StepTimes = Pick<StepRecord, "index" | "kind" | "label" | "startedAt" | "endedAt">;
+
+// The moment a step stands for: when it acted, or when what it waited for showed.
+export function stepMoment(step: StepTimes): number {
+  return AWAITED.has(step.kind) ? step.endedAt : step.startedAt;
+}
+
 // One marker per step that overlapped the terminal's life: `3 type ui`, at the moment the step acted or saw.
 // The report seeks the player with the same times, so the cast and the timeline agree.
-export function stepMarkers(steps: readonly Pick<StepRecord, "index" | "kind" | "label" | "startedAt" | "endedAt">[], window: { start: number; end: number | null }): CastMarker[] {
+export function stepMarkers(steps: readonly StepTimes[], window: { start: number; end: number | null }): CastMarker[] {
   // Overlap, not containment: the step that starts the UI begins just before its spawn, and the wait that sees it
   // exit ends just after.
   return steps
     .filter((s) => s.endedAt >= window.start && s.startedAt <= (window.end ?? Infinity))
-    .map((s) => ({ t: AWAITED.has(s.kind) ? s.endedAt : s.startedAt, label: `${s.index + 1} ${s.label}` }));
+    .map((s) => ({ t: stepMoment(s), label: `${s.index + 1} ${s.label}` }));
 }
 
 const chunkSchema = z.object({ t: z.number(), data: z.string() });

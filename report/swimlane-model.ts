@@ -4,7 +4,7 @@ import { describeBoundary, findBoundaries } from "../checker/boundaries.ts";
 import { isModelRequest } from "../checker/model-request.ts";
 import { buildTurnTimeline } from "../checker/turn-timeline.ts";
 import type { CheckResult, Finding } from "../checker/verdict.ts";
-import { stepMarkers } from "../harness/asciicast.ts";
+import { stepMarkers, stepMoment } from "../harness/asciicast.ts";
 import { loadRecordings, type Recordings, type SessionRecording } from "../harness/recordings.ts";
 import { readRunRecord, type StepRecord } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
@@ -138,15 +138,16 @@ export function swimlaneModel(rec: Recordings, result: CheckResult | null, optio
     target: findingTargetId(prefix, i),
   }));
 
-  const terminal = options.player ? rec.sessions.find((s) => s.label === options.player!.session)?.process : undefined;
-  const markers = terminal ? stepMarkers(steps, { start: terminal.startedAt, end: terminal.endedAt }) : [];
+  // Steps the terminal lived through seek its recording: seconds from its spawn, as in its .cast.
+  const terminal = options.player ? rec.sessions.find((s) => s.label === options.player!.session)?.process ?? undefined : undefined;
   const stepTicks: StepTick[] = steps.map((s) => {
-    const marker = markers.find((m) => m.label.startsWith(`${s.index + 1} `));
+    const t = stepMoment(s);
+    const inCast = terminal !== undefined && stepMarkers([s], { start: terminal.startedAt, end: terminal.endedAt }).length > 0;
     return {
-      t: marker?.t ?? s.startedAt,
+      t,
       label: `${s.index + 1} ${s.label}`,
-      seek: marker && terminal ? Math.max(0, marker.t - terminal.startedAt) / 1000 : null,
-      player: marker && options.player ? options.player.id : null,
+      seek: inCast ? Math.max(0, t - terminal.startedAt) / 1000 : null,
+      player: inCast ? options.player!.id : null,
     };
   });
 
