@@ -102,6 +102,11 @@ const PLOT_W = 900;
 const LANE_H = 26;
 const AXIS_H = 22;
 const MIN_BAR = 3;
+// Room right of the plot for the last tick's label.
+const RIGHT_PAD = 30;
+// A request's label is drawn only when it fits before the next bar of its lane; the tooltip has the rest.
+const LABEL_CHAR_W = 4.6;
+const TASK_ROW_H = 10;
 
 const e = escapeMarkup;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(3)}s`;
@@ -128,13 +133,13 @@ export function renderSwimlane(model: SwimlaneModel): string {
   const lanes: string[] = [];
   let y = AXIS_H;
 
-  const lane = (kind: string, id: string, label: string, body: string) => {
+  const lane = (kind: string, id: string, label: string, body: string, height = LANE_H) => {
     lanes.push(
       `<g class="lane" data-lane="${e(kind)}" data-lane-id="${e(id)}" transform="translate(0 ${y})">` +
-        `<rect class="lane-bg" x="0" y="0" width="${LABEL_W + PLOT_W}" height="${LANE_H}" fill="${lanes.length % 2 ? "#f6f8fa" : "#ffffff"}"/>` +
+        `<rect class="lane-bg" x="0" y="0" width="${LABEL_W + PLOT_W}" height="${height}" fill="${lanes.length % 2 ? "#f6f8fa" : "#ffffff"}"/>` +
         `<text x="6" y="${LANE_H / 2 + 4}" font-size="11">${e(label)}</text>${body}</g>`,
     );
-    y += LANE_H;
+    y += height;
   };
 
   if (model.steps.length > 0) {
@@ -163,17 +168,28 @@ export function renderSwimlane(model: SwimlaneModel): string {
     );
   }
   for (const t of model.tasks) {
+    // Overlapping tasks (a subagent and the shells it starts) go on rows of their own: first row free at their start.
+    const rowEnds: number[] = [];
+    const rows = [...t.tasks]
+      .sort((a, b) => a.start - b.start)
+      .map((task) => {
+        let row = rowEnds.findIndex((end) => end < x(task.start));
+        if (row === -1) row = rowEnds.length;
+        rowEnds[row] = x(task.start) + width(task.start, task.end) + 2;
+        return { task, row };
+      });
     lane(
       "tasks",
       `tasks-${t.session}`,
       `tasks · ${t.session}`,
-      t.tasks
+      rows
         .map(
-          (task) =>
-            `<rect class="task" data-task="${e(task.taskId)}" x="${x(task.start).toFixed(1)}" y="9" width="${width(task.start, task.end).toFixed(1)}" height="8" rx="4" fill="#bf8700"${task.end === null ? ` fill-opacity="0.4"` : ""}>` +
+          ({ task, row }) =>
+            `<rect class="task" data-task="${e(task.taskId)}" x="${x(task.start).toFixed(1)}" y="${5 + row * TASK_ROW_H}" width="${width(task.start, task.end).toFixed(1)}" height="8" rx="4" fill="#bf8700"${task.end === null ? ` fill-opacity="0.4"` : ""}>` +
             `<title>${e(`task ${task.taskId}: +${seconds(task.start - model.start)} → ${task.end === null ? "no notification" : `+${seconds(task.end - model.start)} (${task.status ?? "?"})`}`)}</title></rect>`,
         )
         .join(""),
+      Math.max(LANE_H, rowEnds.length * TASK_ROW_H + 8),
     );
   }
   for (const s of model.streams) {
@@ -182,14 +198,17 @@ export function renderSwimlane(model: SwimlaneModel): string {
       s.stream,
       `stream · ${s.stream}`,
       s.requests
-        .map((r) => {
+        .map((r, i) => {
+          const next = s.requests[i + 1];
+          const room = next === undefined ? Infinity : x(next.start) - x(r.start);
           const label = `${r.seq}${r.step === null ? "" : `/s${r.step}`}${r.stopReason ? ` ${r.stopReason}` : ""}`;
           const tip = `req ${r.seq} step ${r.step ?? "?"}: ${r.summary}, stop=${r.stopReason ?? "-"}, ${r.outcome}\n+${seconds(r.start - model.start)} → ${r.end === null ? "no response end" : `+${seconds(r.end - model.start)}`}`;
           return (
             `<g class="request" data-seq="${r.seq}"${attr("data-target", r.target)}${attr("data-process", r.processId)}>` +
             `<title>${e(tip)}</title>` +
             `<rect x="${x(r.start).toFixed(1)}" y="5" width="${width(r.start, r.end).toFixed(1)}" height="16" rx="2" fill="#0969da" fill-opacity="0.8"/>` +
-            `<text x="${(x(r.start) + 2).toFixed(1)}" y="${LANE_H - 1}" font-size="8" fill="#24292f">${e(label)}</text></g>`
+            (room >= label.length * LABEL_CHAR_W + 4 ? `<text x="${(x(r.start) + 2).toFixed(1)}" y="${LANE_H - 1}" font-size="8" fill="#24292f">${e(label)}</text>` : "") +
+            "</g>"
           );
         })
         .join(""),
@@ -238,7 +257,7 @@ export function renderSwimlane(model: SwimlaneModel): string {
     return `<line class="boundary" data-boundary="${b.kind}" x1="${bx}" x2="${bx}" y1="${AXIS_H}" y2="${lanesBottom}" stroke="${RULE_COLOURS[b.kind]}" stroke-width="2"><title>${e(`${b.kind}: ${b.label} at +${seconds(b.t - model.start)}`)}</title></line>`;
   });
   return (
-    `<svg class="swimlane" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${LABEL_W + PLOT_W} ${height}" width="100%" font-family="system-ui, sans-serif" role="img">` +
+    `<svg class="swimlane" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${LABEL_W + PLOT_W + RIGHT_PAD} ${height}" width="100%" font-family="system-ui, sans-serif" role="img">` +
     `<title>${e(`timeline of the run, ${seconds(span)}`)}</title>` +
     `<g class="axis">${ticks.join("")}</g>${lanes.join("")}${rules.join("")}</svg>`
   );

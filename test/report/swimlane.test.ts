@@ -91,6 +91,18 @@ describe("swimlaneModel from recorded runs", () => {
     expect(model.streams[0]!.requests.map((r) => r.target)).toEqual(["run3-req-1", "run3-req-2", "run3-req-3"]);
   });
 
+  it("a subagent run (2.1.281, RED): overlapping tasks on rows of their own, crowded request labels left to the tooltip", () => {
+    const model = loadSwimlaneModel(path.join(FIXTURES, "runs/notification-changed-2.1.281"))!;
+    const svg = renderSwimlane(model);
+    // The subagent's task spans its three shell tasks: it takes row 0 and they row 1.
+    const rows = Object.fromEntries([...svg.matchAll(/<rect class="task" data-task="([^"]+)" x="[^"]+" y="(\d+)"/g)].map((m) => [m[1], Number(m[2])]));
+    expect(rows).toEqual({ a3a4ada757a4ceb84: 5, bafx3q5r6: 15, bjee08sl2: 15, b340022o3: 15 });
+    // Every request keeps its tooltip; in the sub stream's burst at +6.9 s, req 5 (req 6 follows closely) loses its label.
+    expect(svg.match(/<g class="request"/g)).toHaveLength(9);
+    expect(svg).toMatch(/<g class="request" data-seq="5"[^>]*><title>[^<]*<\/title><rect [^>]*\/><\/g>/);
+    expect(svg).toMatch(/<g class="request" data-seq="7"[^>]*><title>[^<]*<\/title><rect [^>]*\/><text [^>]*>7\/s2 end_turn<\/text><\/g>/);
+  });
+
   it("a hook run (2.1.281): one tick per recorded hook call", () => {
     const rec = loadRecordings(HOOKS_RUN);
     const model = swimlaneModel(rec, null);
