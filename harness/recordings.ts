@@ -79,7 +79,7 @@ export interface Recordings {
 
 const timedLineSchema = z.object({ t: z.number(), raw: z.string() });
 
-function readJsonLines(file: string): unknown[] {
+export function readJsonLines(file: string): unknown[] {
   if (!fs.existsSync(file)) return [];
   const lines = fs.readFileSync(file, "utf8").split("\n");
   // The last piece is "" for a complete file, or a line still being written by a live writer: not ours yet.

@@ -18,6 +18,8 @@ export interface RunLayout {
   sessionsDir: string;
   // The interactive UI's screens as text, one file per captured step.
   screens: string;
+  // Each terminal session replayable as an asciinema v2 recording, `<session>.cast`.
+  casts: string;
   // Output of the CLI's helper commands (`claude agents --json`, `claude stop ID`), one file each.
   commands: string;
   // Transcripts the binary wrote, copied out of the config dir at the end of the run.
@@ -38,9 +40,14 @@ export function runLayout(root: string): RunLayout {
     work: path.join(root, "iso", "work"),
     sessionsDir: path.join(root, "sessions"),
     screens: path.join(root, "screens"),
+    casts: path.join(root, "casts"),
     commands: path.join(root, "commands"),
     transcripts: path.join(root, "transcripts"),
   };
+}
+
+export function castFile(run: RunLayout, label: string): string {
+  return path.join(run.casts, `${label}.cast`);
 }
 
 export interface SessionLayout {

@@ -405,7 +405,7 @@ function copyRun(runDir: string, outDir: string, options: CopyOptions): number {
   if (fs.existsSync(from.hooksDir)) sources.push(...walk(from.hooksDir));
   for (const label of fs.existsSync(from.sessionsDir) ? fs.readdirSync(from.sessionsDir) : []) {
     const session = sessionLayout(from, label);
-    sources.push(session.sessionJson, session.stdout, session.stdin);
+    sources.push(session.sessionJson, session.stdout, session.stdin, path.join(session.dir, "terminal.jsonl"));
   }
   const discovered = discover(from.root, sources.filter((f) => fs.existsSync(f)), []);
   paths.merge(discovered.paths, false);
@@ -436,6 +436,8 @@ function copyRun(runDir: string, outDir: string, options: CopyOptions): number {
       const source = sessionLayout(from, label);
       const target = sessionLayout(to, label);
       for (const key of ["stdout", "stdin", "sessionJson"] as const) copy(source[key], target[key]);
+      // A terminal session's output chunks (harness/terminal-session.ts), for replaying its screen or its .cast.
+      copy(path.join(source.dir, "terminal.jsonl"), path.join(target.dir, "terminal.jsonl"));
     }
   }
   const index: string[] = [];
