@@ -3,7 +3,7 @@ import fs from "node:fs";
 import { describeBoundary, findBoundaries } from "../checker/boundaries.ts";
 import { isModelRequest } from "../checker/model-request.ts";
 import { buildTurnTimeline } from "../checker/turn-timeline.ts";
-import type { CheckResult, Finding } from "../checker/verdict.ts";
+import type { CheckResult, Finding } from "../core/verdict.ts";
 import { stepMarkers, stepMoment } from "../harness/asciicast.ts";
 import { loadRecordings, type Recordings, type SessionRecording } from "../harness/recordings.ts";
 import { readRunRecord, type StepRecord } from "../harness/run-record.ts";

@@ -1,5 +1,5 @@
 // One run as an SVG swimlane: processes, mock streams, background tasks, hooks, boundaries and findings on one time axis.
-import type { Verdict } from "../checker/verdict.ts";
+import type { Verdict } from "../core/verdict.ts";
 import { escapeMarkup } from "./escape.ts";
 
 // Times are epoch milliseconds throughout; the drawing measures them from `start`.
