@@ -1,6 +1,6 @@
 // Reads and validates a reply script, with errors that name the offending field.
-import fs from "node:fs";
 import type { z } from "zod";
+import { readJsonFile } from "../core/json-file.ts";
 import { MockApiError } from "./errors.ts";
 import { mockScriptSchema, type MockScript } from "./script.ts";
 
@@ -32,20 +32,10 @@ export function parseMockScript(value: unknown, origin: string): MockScript {
 }
 
 export function loadMockScript(file: string): MockScript {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "does not exist" : (error as Error).message;
-    throw new MockApiError("SCRIPT_NOT_FOUND", `cannot read mock script ${file}: ${reason}; pass the path of a JSON reply script (or --scenario NAME)`, { cause: error });
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new MockApiError("SCRIPT_NOT_JSON", `mock script ${file} is not valid JSON: ${(error as Error).message}; fix the JSON and run again`, {
-      cause: error,
-    });
-  }
+  const value = readJsonFile(file, "mock script", (kind, message, cause) =>
+    kind === "unreadable"
+      ? new MockApiError("SCRIPT_NOT_FOUND", `${message}; pass the path of a JSON reply script (or --scenario NAME)`, { cause })
+      : new MockApiError("SCRIPT_NOT_JSON", message, { cause }),
+  );
   return parseMockScript(value, file);
 }

@@ -1,8 +1,8 @@
 // The nightly configuration: which scenarios, versions, repeats and expectations — validated with messages that name the field.
-import fs from "node:fs";
 import semver from "semver";
 import { z } from "zod";
 import { UserError } from "../core/errors.ts";
+import { readJsonFile } from "../core/json-file.ts";
 import { findScenario, SCENARIOS } from "../scenarios/index.ts";
 import type { Scenario } from "../kit/scenario.ts";
 
@@ -109,17 +109,8 @@ export function parseNightlyConfig(raw: unknown, source: string): NightlyConfig 
 }
 
 export function loadNightlyConfig(file: string): NightlyConfig {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch (error) {
-    throw new UserError(`cannot read nightly config ${file}: ${(error as Error).message}; pass the path of a JSON config, or omit --config for the default`, "BAD_CONFIG");
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new UserError(`nightly config ${file} is not valid JSON: ${(error as Error).message}; fix the JSON and run again`, "BAD_CONFIG");
-  }
+  const raw = readJsonFile(file, "nightly config", (kind, message) =>
+    new UserError(kind === "unreadable" ? `${message}; pass the path of a JSON config, or omit --config for the default` : message, "BAD_CONFIG"),
+  );
   return parseNightlyConfig(raw, file);
 }

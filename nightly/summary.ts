@@ -4,6 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import { checkResultSchema, verdictSchema } from "../core/verdict.ts";
 import { UserError } from "../core/errors.ts";
+import { readJsonFile } from "../core/json-file.ts";
 import { nightlyConfigSchema } from "./config.ts";
 import { expectationSchema } from "./ledger.ts";
 
@@ -114,12 +115,7 @@ export function summaryPath(fileOrDir: string): string {
 
 export function readSummary(fileOrDir: string): Summary {
   const file = summaryPath(fileOrDir);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(fs.readFileSync(file, "utf8"));
-  } catch (error) {
-    throw new UserError(`cannot read ${file} as a nightly summary: ${(error as Error).message}`, "BAD_SUMMARY");
-  }
+  const raw = readJsonFile(file, "nightly summary", (_, message) => new UserError(`${message}; point at a nightly directory or its summary.json`, "BAD_SUMMARY"));
   const parsed = summarySchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
