@@ -1,0 +1,36 @@
+// Which background session `/background` made, read from `claude agents --json` as real releases printed it
+// (test/fixtures/background/agents/<release>.json: the agents command's stdout of a `background-mid-turn` run).
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { backgroundJobId } from "../../scenarios/background-mid-turn.ts";
+
+const agents = (release: string) => fs.readFileSync(path.join(import.meta.dirname, "..", "fixtures", "background", "agents", `${release}.json`), "utf8");
+const listed = (stdout: string, exitCode: number | null = 0) => ({ agents: { exitCode, stdout } });
+
+describe("backgroundJobId", () => {
+  it.each([
+    // 2.1.150 lists no `id`: the short id is the session id's first 8 hex digits.
+    ["2.1.150", "3ee8e5f0"],
+    // 2.1.170 lists no `name`: the only session listed is ours.
+    ["2.1.170", "6c159b39"],
+    ["2.1.200", "35958b63"],
+  ])("%s: the session named after the prompt", (release, id) => {
+    expect(backgroundJobId(listed(agents(release)))).toBe(id);
+  });
+
+  it("picks the session named after the prompt among others", () => {
+    const other = { id: "aaaaaaaa", sessionId: "aaaaaaaa-0000-4000-8000-000000000000", name: "something else" };
+    const ours = { id: "bbbbbbbb", sessionId: "bbbbbbbb-0000-4000-8000-000000000000", name: "CCREPRO_BGTURN_7Q run the slow command" };
+    expect(backgroundJobId(listed(JSON.stringify([other, ours])))).toBe("bbbbbbbb");
+  });
+
+  it("is null when it cannot tell: nothing listed, two unnamed sessions, a failed or unparsable listing, no listing", () => {
+    const unnamed = (id: string) => ({ id, sessionId: `${id}-0000-4000-8000-000000000000` });
+    expect(backgroundJobId(listed("[]"))).toBeNull();
+    expect(backgroundJobId(listed(JSON.stringify([unnamed("aaaaaaaa"), unnamed("bbbbbbbb")])))).toBeNull();
+    expect(backgroundJobId(listed(agents("2.1.200"), 1))).toBeNull();
+    expect(backgroundJobId(listed("error: unknown option '--json'"))).toBeNull();
+    expect(backgroundJobId({})).toBeNull();
+  });
+});
