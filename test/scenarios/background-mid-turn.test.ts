@@ -12,9 +12,15 @@ describe("backgroundJobId", () => {
   it.each([
     // 2.1.150 lists no `id`: the short id is the session id's first 8 hex digits.
     ["2.1.150", "3ee8e5f0"],
+    ["2.1.160", "c6a12f95"],
     // 2.1.170 lists no `name`: the only session listed is ours.
     ["2.1.170", "6c159b39"],
     ["2.1.200", "35958b63"],
+    ["2.1.231", "750a0e70"],
+    ["2.1.260", "a4b5471a"],
+    // 2.1.290 names the session by a title the model wrote ("ok" from the mock): again the only one listed.
+    ["2.1.290", "f9c3d316"],
+    ["2.1.310", "b7c28958"],
   ])("%s: the session named after the prompt", (release, id) => {
     expect(backgroundJobId(listed(agents(release)))).toBe(id);
   });
