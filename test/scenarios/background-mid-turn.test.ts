@@ -3,7 +3,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { backgroundJobId } from "../../scenarios/background-mid-turn.ts";
+import type { Recordings } from "../../harness/recordings.ts";
+import scenario, { backgroundJobId } from "../../scenarios/background-mid-turn.ts";
 
 const agents = (release: string) => fs.readFileSync(path.join(import.meta.dirname, "..", "fixtures", "background", "agents", `${release}.json`), "utf8");
 const listed = (stdout: string, exitCode: number | null = 0) => ({ agents: { exitCode, stdout } });
@@ -38,5 +39,29 @@ describe("backgroundJobId", () => {
     expect(backgroundJobId(listed(agents("2.1.200"), 1))).toBeNull();
     expect(backgroundJobId(listed("error: unknown option '--json'"))).toBeNull();
     expect(backgroundJobId({})).toBeNull();
+  });
+});
+
+describe("the steps after /background", () => {
+  // From 2.1.260 (at the latest) the UI leaves the alternate screen as it exits, wiping it, and prints
+  // `backgrounded · <id>` up to 1.8 s later; if that write is lost, nothing of the handover is on the screen.
+  it("wait for the UI to exit, not for its last words on the screen", () => {
+    const steps = scenario.steps(scenario.params.parse({}));
+    const exit = steps.find((step) => step.kind === "screen-wait" && step.label === "the UI exited after /background");
+    if (exit?.kind !== "screen-wait") throw new Error("no exit wait");
+    expect(exit.until({ screen: "", exited: true, rec: {} as Recordings })).toBe(true);
+    expect(exit.until({ screen: "backgrounded · d8d96bf3", exited: false, rec: {} as Recordings })).toBe(false);
+  });
+
+  it("stop the session `claude agents --json` listed, and skip logs and stop when it listed none", () => {
+    const steps = scenario.steps(scenario.params.parse({}));
+    const args = (label: string, commands: Record<string, { exitCode: number | null; stdout: string }>) => {
+      const step = steps.find((s) => s.kind === "command" && s.label === label);
+      if (step?.kind !== "command" || typeof step.args !== "function") throw new Error(`no computed ${label} command`);
+      return step.args({ screens: { ui: "" }, rec: {} as Recordings, commands });
+    };
+    expect(args("stop", listed(agents("2.1.332")))).toEqual(["stop", "d8d96bf3"]);
+    expect(args("logs", listed(agents("2.1.150")))).toEqual(["logs", "3ee8e5f0"]);
+    expect(args("stop", listed("[]"))).toBeNull();
   });
 });
