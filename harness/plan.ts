@@ -43,7 +43,8 @@ export type Step =
   // judges what was seen (for events whose absence is the finding, e.g. a turn nobody continues).
   | { kind: "watch"; label: string; until: (rec: Recordings) => boolean; timeoutMs: number }
   // Run `claude <args>` as one more process of the run (same environment and working directory) and record its output.
-  | { kind: "command"; label: string; args: string[] | ((view: CommandView) => string[]); timeoutMs: number }
+  // Arguments computed as null mean there is nothing to run it on (say, no session to stop): the step is skipped.
+  | { kind: "command"; label: string; args: string[] | ((view: CommandView) => string[] | null); timeoutMs: number }
   // Wait until the run has no `claude daemon run` process left (the daemon detaches, so no process group reaches it).
   | { kind: "daemon-exit"; label: string; timeoutMs: number };
 
@@ -57,10 +58,17 @@ export interface TerminalView {
   rec: Recordings;
 }
 
-// What a helper command's arguments may be computed from: each terminal's screen by session label, and the recordings.
+// What a helper command's arguments may be computed from: each terminal's screen by session label, the recordings,
+// and the output of the helper commands run before it, by step label (the last one run under a label).
 export interface CommandView {
   screens: Record<string, string>;
   rec: Recordings;
+  commands: Record<string, CommandOutput>;
+}
+
+export interface CommandOutput {
+  exitCode: number | null;
+  stdout: string;
 }
 
 export interface HookCapture {

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { execa } from "execa";
-import type { CommandView, Step, TerminalKey } from "./plan.ts";
+import type { CommandOutput, CommandView, Step, TerminalKey } from "./plan.ts";
 import { argvOf } from "../core/proc.ts";
 import { daemonPids } from "./daemon-hygiene.ts";
 import { interactiveArgs, RUN_MARKER_VAR } from "./isolation.ts";
@@ -144,14 +144,27 @@ async function watch(ctx: RunContext, step: Extract<Step, { kind: "watch" }>): P
   return { outcome: "ok", detail: outcome === "ok" ? `seen after ${Date.now() - started} ms` : `not seen within ${step.timeoutMs} ms` };
 }
 
+// The helper commands this run has run so far, from their records in the run directory, by label (later ones win).
+function commandOutputs(dir: string): Record<string, CommandOutput> {
+  if (!fs.existsSync(dir)) return {};
+  const outputs: Record<string, CommandOutput> = {};
+  for (const name of fs.readdirSync(dir).sort()) {
+    const record = JSON.parse(fs.readFileSync(path.join(dir, name), "utf8")) as { label: string } & CommandOutput;
+    outputs[record.label] = { exitCode: record.exitCode, stdout: record.stdout };
+  }
+  return outputs;
+}
+
 async function runCommand(ctx: RunContext, step: Extract<Step, { kind: "command" }>): Promise<StepResult> {
-  let args: string[];
+  let args: string[] | null;
   try {
     const screens = Object.fromEntries([...ctx.terminals].map(([label, t]) => [label, t.screen()]));
-    args = typeof step.args === "function" ? step.args({ screens, rec: ctx.live } satisfies CommandView) : step.args;
+    const view = { screens, rec: ctx.live, commands: commandOutputs(ctx.layout.commands) } satisfies CommandView;
+    args = typeof step.args === "function" ? step.args(view) : step.args;
   } catch (error) {
     throw new StepFailure(`could not build the arguments of "${step.label}": ${(error as Error).message}`);
   }
+  if (args === null) return { outcome: "ok", detail: "skipped: nothing to run it on" };
   const startedAt = Date.now();
   const child = execa(ctx.claude.command, [...ctx.claude.args, ...args], {
     env: ctx.env,

@@ -18,7 +18,7 @@ export type { MockScriptInput } from "../mock-api/script.ts";
 
 // What the driver does: steps, and the moves scenarios share.
 export { answeredAndSettled, conversation, resultSeen, sessionNamed, startWith, waitFor, type ConversationStream } from "./moves.ts";
-export type { CommandView, HookCapture, StdinMessage, Step, StopHow, TerminalKey, TerminalView } from "../harness/plan.ts";
+export type { CommandOutput, CommandView, HookCapture, StdinMessage, Step, StopHow, TerminalKey, TerminalView } from "../harness/plan.ts";
 
 // What a check reads: the run's recordings.
 export type { HookRecord, Recordings, SessionRecording, StdoutRecord } from "../harness/recordings.ts";

@@ -5,6 +5,7 @@ const MARKER = "CCREPRO_BGTURN_7Q";
 const PROMPT = `${MARKER} run the slow command, then reply with exactly the word: finished`;
 const TOOL_DONE = "SLOW_TOOL_DONE";
 const UI = "ui";
+const AGENTS = "agents";
 // After the answer, how long the log must stay quiet before the watch ends: a second answer would come in this window.
 const QUIET_MS = 5_000;
 
@@ -38,16 +39,35 @@ function answeredAndQuiet(rec: Recordings): boolean {
   return Date.now() - last >= QUIET_MS;
 }
 
-// The id the UI printed when it handed the session over: "backgrounded · 5db190b0".
-function backgroundedId(screen: string): string | null {
-  return /backgrounded · ([0-9a-f]{6,})/.exec(screen)?.[1] ?? null;
+// `claude agents --json`: the sessions the daemon knows. Fields this scenario does not read may come and go by release.
+// 2.1.150 lists no `id`, only `sessionId`; its short id, the one `claude logs`/`stop` take and the config dir's
+// `jobs/<id>/` is named by, is the session id's first 8 hex digits (2.1.150 and 2.1.200: `daemonShort` in state.json).
+const agentsList = z.array(z.looseObject({ id: z.string().optional(), name: z.string().optional(), sessionId: z.string().optional() }));
+const SHORT_ID = /^[0-9a-f]{8}/;
+
+// The background session `/background` made of this turn, from `claude agents --json` rather than the screen: some
+// releases clear the screen as the UI exits, and the "backgrounded · <id>" line is gone with it. The run's isolated
+// config dir holds only this run's sessions; the one named after the prompt is ours. Null when none is listed, so the
+// steps that need it are skipped and the checker judges the turn from the request log alone.
+export function backgroundJobId(commands: CommandView["commands"]): string | null {
+  const out = commands[AGENTS];
+  if (!out || out.exitCode !== 0) return null;
+  let parsed: z.output<typeof agentsList>;
+  try {
+    parsed = agentsList.parse(JSON.parse(out.stdout));
+  } catch {
+    return null;
+  }
+  const named = parsed.filter((agent) => agent.name?.includes(MARKER));
+  const ours = named.length > 0 ? named : parsed;
+  const agent = ours.length === 1 ? ours[0]! : null;
+  return agent?.id ?? SHORT_ID.exec(agent?.sessionId ?? "")?.[0] ?? null;
 }
 
-function sessionId({ screens }: CommandView): string {
-  const id = backgroundedId(screens[UI] ?? "");
-  if (!id) throw new Error("the UI never printed `backgrounded · <id>`");
-  return id;
-}
+const withJob = (command: string) => (view: CommandView) => {
+  const id = backgroundJobId(view.commands);
+  return id === null ? null : [command, id];
+};
 
 function steps(p: Params): Step[] {
   return [
@@ -73,11 +93,11 @@ function steps(p: Params): Step[] {
     {
       kind: "screen-wait",
       session: UI,
-      label: "the UI backgrounded the session and exited",
-      until: ({ screen, exited }) => exited && backgroundedId(screen) !== null,
+      label: "the UI exited after /background",
+      until: ({ exited }) => exited,
       timeoutMs: 30_000,
     },
-    { kind: "command", label: "agents", args: ["agents", "--json"], timeoutMs: 30_000 },
+    { kind: "command", label: AGENTS, args: ["agents", "--json"], timeoutMs: 30_000 },
     {
       kind: "watch",
       label: "another process answers the turn, then the log stays quiet",
@@ -85,8 +105,8 @@ function steps(p: Params): Step[] {
       // The background session may run the whole tool again before it answers.
       timeoutMs: p.toolMs + 30_000,
     },
-    { kind: "command", label: "logs", args: (view) => ["logs", sessionId(view)], timeoutMs: 30_000 },
-    { kind: "command", label: "stop", args: (view) => ["stop", sessionId(view)], timeoutMs: 30_000 },
+    { kind: "command", label: "logs", args: withJob("logs"), timeoutMs: 30_000 },
+    { kind: "command", label: "stop", args: withJob("stop"), timeoutMs: 30_000 },
     { kind: "daemon-exit", label: "the transient daemon exited", timeoutMs: 30_000 },
   ];
 }

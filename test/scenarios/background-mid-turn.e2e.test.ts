@@ -32,7 +32,27 @@ function expectCleanRun({ runDir, record }: RunResult): void {
   expect(fs.existsSync(daemonSocketDir(runLayout(runDir).config))).toBe(false);
 }
 
+// The background session's short id as `claude agents --json` listed it (2.1.150 lists only the session id).
+function listedId(runDir: string): string {
+  const [agent] = JSON.parse(command(runDir, "agents").stdout) as { id?: string; sessionId: string }[];
+  return agent!.id ?? agent!.sessionId.slice(0, 8);
+}
+
 describe(SCENARIO, { timeout: E2E_TIMEOUT_MS }, () => {
+  // Inside the range, on each side of where the turn starts being handed on (between 2.1.231 and 2.1.260): the
+  // background session is found from `claude agents --json`, so the verdict never depends on what the screen kept.
+  it.each([
+    ["2.1.231", "RED"],
+    ["2.1.290", "GREEN"],
+  ])("on %s stops the session `claude agents --json` listed and is %s", async (release, verdict) => {
+    const run = await runOnRelease(SCENARIO, release);
+    expect(run.record.harnessError).toBeNull();
+    expect(run.record.steps.map((s) => s.outcome)).toEqual(run.record.steps.map(() => "ok"));
+    expect(run.record.result?.verdict).toBe(verdict);
+    const id = listedId(run.runDir);
+    expect(command(run.runDir, "stop")).toMatchObject({ exitCode: 0, stdout: `stopped ${id}` });
+  });
+
   it("is RED turn-dropped on 2.1.150: the background session never continues the turn", async () => {
     const run = await runOnRelease(SCENARIO, "2.1.150");
     expectCleanRun(run);
