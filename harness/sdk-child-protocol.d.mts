@@ -1,7 +1,7 @@
 // Types of sdk-child-protocol.mjs for the TypeScript side of the harness.
 import type { z } from "zod";
 
-export declare const sdkPlanSchema: z.ZodType<SdkPlan, z.input<z.ZodType>>;
+export declare const sdkPlanSchema: z.ZodType<SdkPlan>;
 export declare const sdkCommandSchema: z.ZodType<SdkCommand>;
 
 export interface SdkPlan {
