@@ -194,12 +194,12 @@ function processAlive(pid: number): boolean {
   }
 }
 
-interface LockWait {
+export interface LockWait {
   // false: give up at once if another process holds the lock (eviction skips such versions).
   wait: boolean;
 }
 
-async function withVersionLock<T>(cache: string, version: string, how: LockWait, fn: () => Promise<T>): Promise<T> {
+export async function withVersionLock<T>(cache: string, version: string, how: LockWait, fn: () => Promise<T>): Promise<T> {
   const lockfilePath = path.join(cache, LOCKS, `${version}.lock`);
   await fsp.mkdir(path.dirname(lockfilePath), { recursive: true });
   let release: () => Promise<void>;
