@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { execa } from "execa";
 import semver from "semver";
 import { z } from "zod";
-import { UserError } from "./errors.ts";
+import { UserError } from "../core/errors.ts";
 import { cacheDir, withVersionLock } from "./release-cache.ts";
 
 export const SDK_PACKAGE = "@anthropic-ai/claude-agent-sdk";
