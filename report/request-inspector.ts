@@ -7,7 +7,7 @@ import { requestTargetId } from "./swimlane-model.ts";
 
 // Paths are JSON pointers ("/messages/3/content/0"); "" is the whole body.
 export interface BodyChanges {
-  // Present in both, different, and not an object or array on both sides (those are descended into instead).
+  // Present in both and different: a value, or an object or array that lost keys or items (others are descended into).
   changed: string[];
   // Present only in this body: a new message, a new block, a new key.
   added: string[];
@@ -22,6 +22,9 @@ export function bodyChanges(previous: unknown, current: unknown, path = ""): Bod
   const walk = (a: unknown, b: unknown, at: string) => {
     if (isDeepStrictEqual(a, b)) return;
     if (isContainer(a) && isContainer(b) && Array.isArray(a) === Array.isArray(b)) {
+      // A part that lost a key (a cache_control moved on, a message dropped) is itself what changed: the lost key
+      // has no node of its own to mark in the new body.
+      if (Object.keys(a).some((key) => !Object.hasOwn(b, key))) out.changed.push(at);
       for (const [key, value] of Object.entries(b)) {
         const here = pointer(at, key);
         if (Object.hasOwn(a, key)) walk((a as Record<string, unknown>)[key], value, here);
