@@ -2,8 +2,9 @@
 // index with its cell pages. Fixtures are runs recorded from real releases (see their READMEs).
 import fs from "node:fs";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectedLanes, launchChromium } from "./chromium.ts";
 import { renderHtml } from "../../report/html.ts";
 import { summaryOfRun, loadReportInput } from "../../report/report-target.ts";
 import { playerId } from "../../report/run-sections.ts";
@@ -19,20 +20,16 @@ const TERMINAL_RUN = path.join(ROOT, "test/fixtures/background/2.1.332-terminal"
 const RED_RUN = path.join(ROOT, "test/fixtures/runs/notification-changed-2.1.281");
 // A real 2 × 2 nightly (headless scenarios), see test/fixtures/nightly/README.md.
 const NIGHTLY = path.join(ROOT, "test/fixtures/nightly/recorded");
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 // Ids of the only run of a single-run report (cell 0, run 0).
 const PREFIX = "c0r0-";
 
 type Players = { ccreproPlayers: Record<string, { player: { getCurrentTime(): number; play(): Promise<unknown>; pause(): Promise<unknown> } }> };
 
-const expectedLanes = (m: SwimlaneModel) =>
-  [m.steps.length ? ["steps"] : [], m.processes.map((p) => p.id), m.tasks.map((t) => `tasks-${t.session}`), m.streams.map((s) => s.stream), m.hooks.length ? ["hooks"] : [], m.findings.length ? ["findings"] : []].flat();
-
 let browser: Browser;
 beforeAll(async () => {
   fs.rmSync(OUT, { recursive: true, force: true });
   fs.mkdirSync(OUT, { recursive: true });
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
