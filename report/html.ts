@@ -69,12 +69,14 @@ function runBlock(run: RunSummary, index: number, baseDir: string, embed: Embedd
     `<div class="muted">${run.dir === null ? "no run directory" : `<code>${h(run.dir)}</code>`}${run.wallMs === null ? "" : `, ${(run.wallMs / 1000).toFixed(1)} s`}</div>`,
   ];
   if (run.result.notes.length) parts.push(`<ul>${run.result.notes.map((n) => `<li>${h(n)}</li>`).join("")}</ul>`);
-  parts.push(...run.result.findings.map((f, i) => findingBlock(f, embed ? findingTargetId(prefix, i) : undefined)));
-  if (run.dir !== null && embed) {
-    const sections = runSections(path.resolve(baseDir, run.dir), prefix);
+  // Embedded, the picture comes first and what its clicks open (findings, requests) below it.
+  const sections = run.dir !== null && embed ? runSections(path.resolve(baseDir, run.dir), prefix) : null;
+  if (sections && embed) {
     embed.players += sections.players;
-    parts.push(sections.html);
+    parts.push(sections.picture);
   }
+  parts.push(...run.result.findings.map((f, i) => findingBlock(f, embed ? findingTargetId(prefix, i) : undefined)));
+  if (sections) parts.push(sections.requests);
   if (run.dir !== null) {
     const view = loadRunView(path.resolve(baseDir, run.dir));
     if ("missing" in view) parts.push(`<div class="muted">timelines: ${h(view.missing)}</div>`);

@@ -14,7 +14,10 @@ import { renderSwimlane, SWIMLANE_SCRIPT, type SwimlaneModel } from "./swimlane.
 import { swimlaneModel } from "./swimlane-model.ts";
 
 export interface RunSections {
-  html: string;
+  // The swimlane and the terminal players: what the page shows first.
+  picture: string;
+  // The request inspector: below the findings, like the diffs the picture's clicks open.
+  requests: string;
   // At least one player is embedded: the page needs asciinemaAssets() before it.
   players: number;
 }
@@ -55,17 +58,16 @@ export function runSections(runDir: string, prefix: string): RunSections {
       const cast = castOf(runDir, s.label, record.steps);
       return cast === null ? [] : [asciinemaPlayer({ id: playerId(prefix, s.label), cast, title: `terminal · ${s.label}` })];
     });
-    const html = [
+    const picture = [
       `<section class="run-media">`,
-      `<h3>Timeline</h3><p class="muted">Hover for details; click a request to open its body, a finding to open its diff, a step (▼) to show the terminal then.</p>`,
+      `<h3>Timeline</h3><p class="muted">Hover for details; click a request to open its body below, a finding to open its diff, a step (▲) to show the terminal then.</p>`,
       `<div class="swimlane-box">${renderSwimlane(model)}</div>`,
       players.length ? `<h3>Terminal</h3><div class="terminal-box">${players.join("\n")}${stepList(model)}</div>` : "",
-      requestInspector(rec, prefix),
       `</section>`,
     ].join("\n");
-    return { html, players: players.length };
+    return { picture, requests: requestInspector(rec, prefix), players: players.length };
   } catch (error) {
-    return { html: `<div class="muted">timeline, terminal and requests unavailable: ${h((error as Error).message)}</div>`, players: 0 };
+    return { picture: `<div class="muted">timeline, terminal and requests unavailable: ${h((error as Error).message)}</div>`, requests: "", players: 0 };
   }
 }
 

@@ -24,8 +24,9 @@ try {
   await page.evaluate(() => Object.values((window as unknown as Players).ccreproPlayers)[0]!.player.pause());
   await page.locator(".terminal-box .steps a").nth(Number(step) - 1).click();
   await page.waitForTimeout(800);
-  const top = await page.locator(".run").first().evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
-  await page.screenshot({ path: out, fullPage: true, clip: { x: 0, y: top - 8, width: 1200, height: 1250 } });
+  // From the run's verdict line to the bottom of the terminal.
+  const [top, bottom] = await page.locator(".run").first().evaluate((el) => [el.getBoundingClientRect().top + window.scrollY, el.querySelector(".terminal-box")!.getBoundingClientRect().bottom + window.scrollY]);
+  await page.screenshot({ path: out, fullPage: true, clip: { x: 0, y: top! - 8, width: 1200, height: bottom! - top! + 14 } });
 } finally {
   await browser.close();
   fs.rmSync(path.dirname(html), { recursive: true, force: true });
