@@ -4,7 +4,7 @@ import { z } from "zod";
 import { readJsonLines, sessionProcessSchema } from "./recordings.ts";
 import { castFile, runLayout, sessionLayout } from "./run-layout.ts";
 import type { StepRecord } from "./run-record.ts";
-import { terminalFiles } from "./terminal-session.ts";
+import { terminalFiles, type TerminalSession } from "./terminal-session.ts";
 
 export interface TerminalChunk {
   // Epoch milliseconds, as terminal.jsonl records them.
@@ -79,9 +79,9 @@ export function stepMarkers(steps: readonly StepTimes[], window: { start: number
 
 const chunkSchema = z.object({ t: z.number(), data: z.string() });
 
-// Writes casts/<label>.cast for a terminal session of a run directory and returns its path; null for a session that
-// has no terminal output (a headless one). Size is not in the files, so the caller passes what it spawned with.
-export function writeSessionCast(runDir: string, label: string, size: { cols: number; rows: number }, steps: readonly StepRecord[]): string | null {
+// The .cast text of a terminal session of a run directory; null for a session that has no terminal output (a headless
+// one). Size is not in the files, so the caller passes what it spawned with.
+export function sessionCast(runDir: string, label: string, size: { cols: number; rows: number }, steps: readonly StepTimes[]): string | null {
   const run = runLayout(runDir);
   const files = terminalFiles(run, label);
   if (!fs.existsSync(files.output)) return null;
@@ -90,8 +90,21 @@ export function writeSessionCast(runDir: string, label: string, size: { cols: nu
   const process = fs.existsSync(sessionJson) ? sessionProcessSchema.parse(JSON.parse(fs.readFileSync(sessionJson, "utf8"))) : null;
   const start = process?.startedAt ?? chunks[0]?.t ?? 0;
   const markers = stepMarkers(steps, { start, end: process?.endedAt ?? null });
+  return toAsciicast({ ...size, start, chunks, markers, title: label });
+}
+
+// Writes casts/<label>.cast (see sessionCast) and returns its path; null when the session has no terminal output.
+export function writeSessionCast(runDir: string, label: string, size: { cols: number; rows: number }, steps: readonly StepRecord[]): string | null {
+  const cast = sessionCast(runDir, label, size, steps);
+  if (cast === null) return null;
+  const run = runLayout(runDir);
   const file = castFile(run, label);
   fs.mkdirSync(run.casts, { recursive: true });
-  fs.writeFileSync(file, toAsciicast({ ...size, start, chunks, markers, title: label }));
+  fs.writeFileSync(file, cast);
   return file;
+}
+
+// After the run: one .cast per terminal session that ran, at the size it was spawned with. Returns the files written.
+export function writeTerminalCasts(runDir: string, terminals: Iterable<TerminalSession>, steps: readonly StepRecord[]): string[] {
+  return [...terminals].flatMap((t) => writeSessionCast(runDir, t.process.label, { cols: t.cols, rows: t.rows }, steps) ?? []);
 }

@@ -20,6 +20,7 @@ import { writeRunRecord, type RunRecord } from "./run-record.ts";
 import { StepFailure, type RunContext } from "./run-context.ts";
 import type { RunPlan } from "./plan.ts";
 import { executeStep } from "./step-executor.ts";
+import { writeTerminalCasts } from "./asciicast.ts";
 import type { TerminalSession } from "./terminal-session.ts";
 import { compactUtc } from "../core/time.ts";
 
@@ -166,6 +167,12 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     await mock?.close();
     await trap?.close();
     copyTranscripts(layout);
+    // Once every terminal has exited, so each recording is whole; a failure costs the replays, not the run's verdict.
+    try {
+      writeTerminalCasts(layout.root, terminals.values(), record.steps);
+    } catch (error) {
+      progress(`could not write the terminal recordings (.cast): ${(error as Error).message}`);
+    }
     record.processes = {
       killedAtEnd: reap.killed.length,
       survivors: reap.survivors,

@@ -76,6 +76,15 @@ export class TerminalSession {
     this.persist();
   }
 
+  // The size it was spawned with: what a replay of its output (the .cast) must use to draw the same screen.
+  get cols(): number {
+    return this.spec.cols;
+  }
+
+  get rows(): number {
+    return this.spec.rows;
+  }
+
   get running(): boolean {
     return this.process.endedAt === null;
   }

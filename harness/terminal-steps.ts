@@ -28,8 +28,8 @@ const KEYS: Record<TerminalKey, string> = {
   "ctrl-d": "\x04",
 };
 
-const DEFAULT_COLS = 120;
-const DEFAULT_ROWS = 40;
+export const DEFAULT_COLS = 120;
+export const DEFAULT_ROWS = 40;
 // From spawn to the prompt: a cold native release takes a few seconds on a 2-core machine.
 const READY_TIMEOUT_MS = 45_000;
 // A keystroke's echo and re-render arrive as a burst; the capture waits for it to end.

@@ -1,7 +1,7 @@
 // asciinema-player inlined into a report page: its script and style once, then one player per .cast, data included.
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import { escapeMarkup } from "./escape.ts";
+import { escapeMarkup, scriptJson as json } from "./escape.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -56,8 +56,6 @@ export interface PlayerEmbed {
 // A container and the script that creates the player from the inlined recording (a data source, not a URL).
 export function asciinemaPlayer(embed: PlayerEmbed): string {
   const id = escapeMarkup(embed.id);
-  // JSON with "<" escaped can sit in a script element whatever the terminal printed.
-  const json = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
   const caption = embed.title === undefined ? "" : `<figcaption>${escapeMarkup(embed.title)}</figcaption>`;
   return `<figure class="cast" data-cast-player="${id}">${caption}<div id="${id}"></div></figure>
 <script>

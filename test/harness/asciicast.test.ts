@@ -3,9 +3,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { stepMarkers, toAsciicast, writeSessionCast } from "../../harness/asciicast.ts";
+import { stepMarkers, toAsciicast, writeSessionCast, writeTerminalCasts } from "../../harness/asciicast.ts";
 import { readRunRecord } from "../../harness/run-record.ts";
 import { castFile, runLayout } from "../../harness/run-layout.ts";
+import { TerminalSession, terminalFiles } from "../../harness/terminal-session.ts";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/background/2.1.332-terminal");
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-cast-"));
@@ -117,4 +118,52 @@ describe("toAsciicast", () => {
       { t: 26, label: "2 screen-wait" },
     ]);
   });
+});
+
+describe("writeTerminalCasts after a terminal session exits", () => {
+  // A tiny terminal program (never claude) in a real pty, at a size other than the defaults, as recordRun drives it.
+  const PROGRAM = path.resolve(import.meta.dirname, "../fixtures/background/tty-echo.mjs");
+
+  it("writes a cast at the session's own size, holding its output and the steps it lived through", async () => {
+    const dir = fs.mkdtempSync(path.join(scratch, "tty-"));
+    const layout = runLayout(dir);
+    let changed = () => undefined as void;
+    const t = new TerminalSession({
+      label: "tty",
+      command: process.execPath,
+      args: [PROGRAM],
+      env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", TERM: "xterm-256color" },
+      cwd: dir,
+      cols: 50,
+      rows: 12,
+      files: terminalFiles(layout, "tty"),
+      onChange: () => changed(),
+    });
+    expect([t.cols, t.rows]).toEqual([50, 12]);
+    const seen = (text: string) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no "${text}"; the screen:\n${t.screen()}`)), 10_000);
+        changed = () => {
+          if (t.screen().includes(text)) (clearTimeout(timer), resolve());
+        };
+        changed();
+      });
+    const spawnedAt = Date.now();
+    await seen("ready");
+    const typedAt = Date.now();
+    t.write("exit:3\r");
+    await t.exited;
+    const steps = [
+      { index: 0, kind: "terminal", label: "terminal tty", startedAt: spawnedAt, endedAt: typedAt, outcome: "ok" as const, detail: "" },
+      { index: 1, kind: "press", label: "press tty", startedAt: typedAt, endedAt: Date.now(), outcome: "ok" as const, detail: "" },
+    ];
+
+    expect(writeTerminalCasts(dir, [t], steps)).toEqual([castFile(layout, "tty")]);
+    const { header, events } = parseCast(fs.readFileSync(castFile(layout, "tty"), "utf8"));
+    expect(header).toMatchObject({ version: 2, width: 50, height: 12, title: "tty" });
+    const output = events.filter((e) => e[1] === "o").map((e) => e[2]).join("");
+    expect(output).toContain("ready");
+    expect(output).toContain('got "exit:3\\r"');
+    expect(events.filter((e) => e[1] === "m").map((e) => e[2])).toEqual(["1 terminal tty", "2 press tty"]);
+  }, 20_000);
 });

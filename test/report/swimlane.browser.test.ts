@@ -1,8 +1,9 @@
 // The swimlane and the terminal player in headless Chromium, as a person uses them: on recorded runs (fixtures), offline.
 import fs from "node:fs";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectedLanes, launchChromium } from "./chromium.ts";
 import { stepMarkers, toAsciicast } from "../../harness/asciicast.ts";
 import { readRunRecord } from "../../harness/run-record.ts";
 import { runLayout } from "../../harness/run-layout.ts";
@@ -17,7 +18,6 @@ const OUT = path.join(ROOT, "test-output", "swimlane-browser");
 // run on 2.1.281 whose finding carries a diff; both recorded with ccrepro (see the fixtures' READMEs).
 const TERMINAL_RUN = path.join(ROOT, "test/fixtures/background/2.1.332-terminal");
 const RED_RUN = path.join(ROOT, "test/fixtures/runs/notification-changed-2.1.281");
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 const PLAYER_ID = "cast-ui";
 
 // What the lead's report will do, reduced: the SVG, the player, and below them one hidden diff per request and finding.
@@ -47,14 +47,11 @@ function terminalCast(runDir: string): string {
   return toAsciicast({ cols: 120, rows: 40, start: session.startedAt, chunks, markers, title: "ui" });
 }
 
-const expectedLanes = (m: SwimlaneModel) =>
-  [m.steps.length ? ["steps"] : [], m.processes.map((p) => p.id), m.tasks.map((t) => `tasks-${t.session}`), m.streams.map((s) => s.stream), m.hooks.length ? ["hooks"] : [], m.findings.length ? ["findings"] : []].flat();
-
 let browser: Browser;
 beforeAll(async () => {
   fs.rmSync(OUT, { recursive: true, force: true });
   fs.mkdirSync(OUT, { recursive: true });
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { daemonSocketDir } from "../../harness/daemon-hygiene.ts";
 import { RUN_MARKER_VAR } from "../../harness/isolation.ts";
 import { findMarkedProcesses } from "../../harness/processes.ts";
-import { runLayout } from "../../harness/run-layout.ts";
+import { castFile, runLayout } from "../../harness/run-layout.ts";
 import type { CheckedRun as RunResult } from "../../pipeline/run-scenario.ts";
 import { E2E_TIMEOUT_MS, runOnRelease } from "../e2e-run.ts";
 
@@ -26,6 +26,12 @@ function expectCleanRun({ runDir, record }: RunResult): void {
   expect(screens.length).toBeGreaterThanOrEqual(8);
   const last = fs.readFileSync(path.join(runLayout(runDir).screens, screens.sort().at(-1)!), "utf8");
   expect(last).toMatch(/backgrounded · [0-9a-f]{8}/);
+  // The UI's terminal, replayable: an asciinema v2 recording at the pty's size, a marker at each step it lived through.
+  const [header, ...events] = fs.readFileSync(castFile(runLayout(runDir), "ui"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as unknown);
+  expect(header).toMatchObject({ version: 2, width: 120, height: 40, title: "ui" });
+  const markers = (events as [number, string, string][]).filter((e) => e[1] === "m").map((e) => e[2]);
+  expect(markers.slice(0, 3)).toEqual(["1 terminal ui", "2 type ui", "3 press ui"]);
+  expect((events as [number, string, string][]).filter((e) => e[1] === "o").length).toBeGreaterThan(20);
   expect(command(runDir, "stop")).toMatchObject({ exitCode: 0 });
   expect(record.processes.survivors).toEqual([]);
   expect(findMarkedProcesses(RUN_MARKER_VAR, record.id)).toEqual([]);
