@@ -31,8 +31,8 @@ export interface Scenario<P extends ParamsSchema = ParamsSchema, F extends strin
   // The upstream report's address, where there is one; reports link to it.
   link?: string;
   params: P;
-  // The finding ids this scenario's check can report as RED; `known` may name only these and API_FINDINGS, which the
-  // pipeline adds to every scenario's result.
+  // The finding ids this scenario's check can report as RED (and informational ones `known` names); `known` may name
+  // only these and API_FINDINGS, which the pipeline adds to every scenario's result.
   findings: readonly F[];
   mockScript(params: z.output<P>): MockScriptInput;
   hooks?: HookCapture;

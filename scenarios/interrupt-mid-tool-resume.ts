@@ -1,6 +1,6 @@
 // A session stopped while a foreground tool runs, then resumed: does the resumed request still pass the real API,
 // and is the interrupted call kept (with a synthetic result) or erased from the history?
-import { bash, checkInterruptedCall, choice, conversation, defineScenario, firstToolUse, judge, nodeWait, promptAnswered, resultSeen, sessionNamed, startWith, text, waitFor, z, type ReplyInput, type Step } from "../kit/index.ts";
+import { bash, checkInterruptedCall, INTERRUPTED_CALL_FINDINGS, choice, conversation, defineScenario, firstToolUse, judge, nodeWait, promptAnswered, resultSeen, sessionNamed, startWith, text, waitFor, z, type ReplyInput, type Step } from "../kit/index.ts";
 
 const params = z.strictObject({
   // sigkill / sigterm: a signal to the CLI; interrupt: stream-json's interrupt control request, then the session ends.
@@ -63,13 +63,48 @@ export default defineScenario({
     "\"tool_use ids were found without tool_result blocks immediately after\". Red only through the global request-rejected-by-api.",
   link: "https://github.com/anthropics/claude-code/issues/5317",
   params,
-  findings: [],
+  // Informational only: keeping or erasing the call is recorded for the ledger, never RED by itself.
+  findings: INTERRUPTED_CALL_FINDINGS,
   mockScript: ({ fault }) => conversation({ main: { marker: MARKER, replies: [toolCallReply(fault)], then: text("resumed") } }),
   steps,
   check: (rec) =>
     judge(
       checkInterruptedCall(rec, { stopped: "s1", resumed: "s2", stream: "main", resumedPrompt: "RESUMED_MSG", toolRunsMs: TOOL_MS, stopAfterMs: STOP_AFTER_MS }),
     ),
-  known: [],
+  known: [
+    {
+      versions: ">=1.0.128 <2.1.332",
+      params: { how: "sigkill" },
+      verdict: "GREEN",
+      finding: "interrupted-call-erased",
+      note:
+        "the resumed request conforms but has no trace of the call: first prompt, a synthetic assistant \"No response requested.\", the new prompt " +
+        "(measured on 1.0.128, 2.0.0, 2.0.50, 2.1.0, 2.1.112, 2.1.150, 2.1.234)",
+    },
+    {
+      versions: ">=2.1.332",
+      params: { how: "sigkill" },
+      verdict: "GREEN",
+      note: "keeps the tool_use, answered by a synthetic \"[Tool call interrupted: the session ended before this call's result was recorded …]\" tool_result (measured on 2.1.332)",
+    },
+    {
+      versions: ">=2.1.234",
+      params: { how: "sigterm" },
+      verdict: "GREEN",
+      note: "keeps the call: 2.1.234 with \"The user doesn't want to proceed with this tool use…\" and \"[Request interrupted by user for tool use]\", 2.1.332 with the killed command's \"Exit code 137\" (measured on 2.1.234, 2.1.332)",
+    },
+    {
+      versions: ">=2.1.234",
+      params: { how: "interrupt" },
+      verdict: "GREEN",
+      note: "the CLI answers the control request with control_response success ({\"still_queued\":[]}) and keeps the call with \"The user doesn't want to proceed with this tool use…\" (measured on 2.1.234, 2.1.332)",
+    },
+    ...(["cut-mid-tool-use", "overloaded-then-ok", "error-event"] as const).map((fault) => ({
+      versions: ">=2.1.150",
+      params: { how: "sigkill", fault },
+      verdict: "GREEN" as const,
+      note: `claude retries the faulted step with the same one-message history, which conforms; no release found whose next request the API would reject (measured on 2.1.150, 2.1.234, 2.1.332; erased before 2.1.332, kept on it)`,
+    })),
+  ],
   timeoutMs: 300_000,
 });
