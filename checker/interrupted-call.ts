@@ -5,6 +5,7 @@ import type { Recordings, SessionRecording } from "../harness/recordings.ts";
 import { finding, type CheckerOutput, type Finding } from "../core/verdict.ts";
 import { streamRequests } from "./model-request.ts";
 import { readMessagesBody, type Message } from "./request-body.ts";
+import { clip } from "./timeline-format.ts";
 
 // Informational: erasing the call is a choice (older releases make it), not a request the API rejects.
 export const INTERRUPTED_CALL_FINDINGS = ["interrupted-call-erased"] as const;
@@ -53,7 +54,7 @@ function toolResultLine(session: SessionRecording, id: string) {
 
 const INTERRUPT_LINE = /"type"\s*:\s*"control_request"[\s\S]*"subtype"\s*:\s*"interrupt"/;
 
-const clip = (value: string, max = 70) => JSON.stringify(value.length > max ? `${value.slice(0, max)}…` : value);
+const quoted = (value: string, max = 71) => JSON.stringify(clip(value, max));
 function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   return blocksOf(content)
@@ -65,9 +66,9 @@ function textOf(content: unknown): string {
 export function summariseMessages(messages: readonly Message[]): string[] {
   return messages.map((message, i) => {
     const blocks = blocksOf(message.content).map((b) => {
-      if (b.type === "text") return `text ${clip(String(b.text))}`;
+      if (b.type === "text") return `text ${quoted(String(b.text))}`;
       if (b.type === "tool_use") return `tool_use ${String(b.name)} ${String(b.id)}`;
-      if (b.type === "tool_result") return `tool_result ${String(b.tool_use_id)} ${clip(textOf(b.content))}`;
+      if (b.type === "tool_result") return `tool_result ${String(b.tool_use_id)} ${quoted(textOf(b.content))}`;
       return String(b.type);
     });
     return `messages[${i}] ${message.role}: ${blocks.join(" | ")}`;
@@ -140,7 +141,7 @@ export function checkInterruptedCall(rec: Recordings, options: InterruptedCallOp
       .find((b) => b.type === "tool_result" && b.tool_use_id === call.id);
     notes.push(
       answer
-        ? `kept: tool_use ${call.id} at messages[${useAt}], answered by tool_result ${clip(textOf(answer.content), 120)}`
+        ? `kept: tool_use ${call.id} at messages[${useAt}], answered by tool_result ${quoted(textOf(answer.content), 121)}`
         : `kept: tool_use ${call.id} at messages[${useAt}], with no tool_result`,
     );
   }

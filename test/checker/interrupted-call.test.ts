@@ -46,6 +46,33 @@ describe("interrupt-mid-tool-resume on recorded runs", () => {
     expect(result.notes.join("\n")).toMatch(/kept: tool_use toolu_mock_1_0 at messages\[1\], answered by tool_result "\[Tool call interrupted: the session ended/);
   });
 
+  it("2.1.234 interrupted by the control request: the stop is the stdin line's time, and the call is kept", () => {
+    const result = checkRecordedRun(fixture("interrupt-control-2.1.234"));
+    expect(result.verdict).toBe("GREEN");
+    expect(result.findings).toEqual([]);
+    expect(result.notes.join("\n")).toMatch(/kept: tool_use toolu_mock_1_0 at messages\[1\], answered by tool_result "The user doesn't want to proceed/);
+  });
+
+  it("an interrupt sent after the call's tool_result interrupted nothing", () => {
+    const dir = copyOf("interrupt-control-2.1.234");
+    const stdin = path.join(dir, "sessions", "s1", "stdin.jsonl");
+    const toolAt = (JSON.parse(fs.readFileSync(path.join(dir, "sessions", "s1", "stdout.jsonl"), "utf8").split("\n")[1]!) as { t: number }).t;
+    editLines(stdin, (v) => (String(v["raw"]).includes("control_request") ? { ...v, t: toolAt + 31_000 } : v));
+    const result = checkRecordedRun(dir);
+    expect(result.verdict).toBe("INCONCLUSIVE");
+    expect(result.reason).toMatch(/had its tool_result \(stdout line \d+\) before the stop: it was not running/);
+  });
+
+  it("a session that outlived the tool's own run time interrupted nothing", () => {
+    const dir = copyOf("interrupt-erased-2.1.234");
+    const sessionJson = path.join(dir, "sessions", "s1", "session.json");
+    const toolAt = (JSON.parse(fs.readFileSync(path.join(dir, "sessions", "s1", "stdout.jsonl"), "utf8").split("\n")[1]!) as { t: number }).t;
+    fs.writeFileSync(sessionJson, JSON.stringify({ ...JSON.parse(fs.readFileSync(sessionJson, "utf8")), endedAt: toolAt + 31_000 }));
+    const result = checkRecordedRun(dir);
+    expect(result.verdict).toBe("INCONCLUSIVE");
+    expect(result.reason).toBe("session s1 was not stopped within the 30000 ms the Bash call runs: nothing was interrupted");
+  });
+
   it("a resumed request that drops the synthetic tool_result is RED through request-rejected-by-api", () => {
     const dir = copyOf("interrupt-kept-2.1.332");
     const bodyFile = path.join(dir, "mock", "requests", "000002.body");
