@@ -99,11 +99,15 @@ export default defineScenario({
       verdict: "GREEN",
       note: "the CLI answers the control request with control_response success ({\"still_queued\":[]}) and keeps the call with \"The user doesn't want to proceed with this tool use…\" (measured on 2.1.234, 2.1.332)",
     },
-    ...(["cut-mid-tool-use", "overloaded-then-ok", "error-event"] as const).map((fault) => ({
-      versions: ">=2.1.150",
+    ...([
+      ["cut-mid-tool-use", ">=1.0.128", "1.0.128, 2.0.50, 2.1.150, 2.1.234, 2.1.332"],
+      ["error-event", ">=1.0.128", "1.0.128, 2.0.50, 2.1.150, 2.1.234, 2.1.332"],
+      ["overloaded-then-ok", ">=2.1.150", "2.1.150, 2.1.234, 2.1.332"],
+    ] as const).map(([fault, versions, measured]) => ({
+      versions,
       params: { how: "sigkill", fault },
       verdict: "GREEN" as const,
-      note: `claude retries the faulted step with the same one-message history, which conforms; no release found whose next request the API would reject (measured on 2.1.150, 2.1.234, 2.1.332; erased before 2.1.332, kept on it)`,
+      note: `claude retries the faulted step with the same one-message history, which conforms; no release found whose next request the API would reject (measured on ${measured}; the call erased before 2.1.332, kept on it)`,
     })),
   ],
   timeoutMs: 300_000,
