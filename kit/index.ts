@@ -33,3 +33,6 @@ export { checkTurnGrammar, checkTurnStructure, promptAnswered, TURN_FINDINGS, ty
 export { checkHookPrompts, HOOK_FINDINGS, type HookFindingId } from "../checker/hooks.ts";
 export { notificationDeliveries } from "../checker/notification-delivery.ts";
 export { checkContinuation, turnAnswered, CONTINUATION_FINDINGS, type ContinuationFindingId } from "../checker/continuation.ts";
+// Added to every scenario's result by the pipeline (not declared per scenario): requests the real API would reject.
+export { API_FINDINGS, checkApiConformance, type ApiFindingId } from "../checker/api-conformance.ts";
+export { checkInterruptedCall, firstToolUse, INTERRUPTED_CALL_FINDINGS } from "../checker/interrupted-call.ts";

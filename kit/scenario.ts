@@ -4,6 +4,7 @@ import type { CheckResult, Verdict } from "../core/verdict.ts";
 import type { HookCapture, Step } from "../harness/plan.ts";
 import type { Recordings } from "../harness/recordings.ts";
 import type { MockScriptInput } from "../mock-api/script.ts";
+import { API_FINDINGS, type ApiFindingId } from "../checker/api-conformance.ts";
 
 // A verdict a release can be known to give; ERROR is a harness failure, never a property of a release.
 export type KnownVerdict = Exclude<Verdict, "ERROR">;
@@ -30,7 +31,8 @@ export interface Scenario<P extends ParamsSchema = ParamsSchema, F extends strin
   // The upstream report's address, where there is one; reports link to it.
   link?: string;
   params: P;
-  // The finding ids this scenario's check can report as RED; `known` may name only these.
+  // The finding ids this scenario's check can report as RED (and informational ones `known` names); `known` may name
+  // only these and API_FINDINGS, which the pipeline adds to every scenario's result.
   findings: readonly F[];
   mockScript(params: z.output<P>): MockScriptInput;
   hooks?: HookCapture;
@@ -41,7 +43,7 @@ export interface Scenario<P extends ParamsSchema = ParamsSchema, F extends strin
   // Pure: the recordings in, the verdict out. Must not report GREEN when the run did not reach its point.
   check(rec: Recordings, params: z.output<P>): CheckResult;
   // What is known per release; a nightly's ledger starts from it.
-  known: KnownState<NoInfer<F>>[];
+  known: KnownState<NoInfer<F> | ApiFindingId>[];
   // Upper bound for the whole run, as a safety net on top of every step's own timeout.
   timeoutMs: number;
 }
@@ -86,7 +88,7 @@ export function scenarioProblems(scenario: unknown): string[] {
   const s = shaped.data;
   const problems: string[] = [];
   for (const [i, known] of s.known.entries()) {
-    if (known.finding !== undefined && !s.findings.includes(known.finding)) {
+    if (known.finding !== undefined && !s.findings.includes(known.finding) && !(API_FINDINGS as readonly string[]).includes(known.finding)) {
       problems.push(`known.${i}.finding: "${known.finding}" is not among the scenario's findings (${s.findings.join(", ") || "none"})`);
     }
   }

@@ -1,0 +1,114 @@
+// A session stopped while a foreground tool runs, then resumed: does the resumed request still pass the real API,
+// and is the interrupted call kept (with a synthetic result) or erased from the history?
+import { bash, checkInterruptedCall, INTERRUPTED_CALL_FINDINGS, choice, conversation, defineScenario, firstToolUse, judge, nodeWait, promptAnswered, resultSeen, sessionNamed, startWith, text, waitFor, z, type ReplyInput, type Step } from "../kit/index.ts";
+
+const params = z.strictObject({
+  // sigkill / sigterm: a signal to the CLI; interrupt: stream-json's interrupt control request, then the session ends.
+  how: choice(["sigkill", "sigterm", "interrupt"], "sigkill"),
+  // A fault on the reply that carries the tool call (once; claude's retry gets the reply whole).
+  fault: choice(["none", "cut-mid-tool-use", "overloaded-then-ok", "error-event"], "none"),
+});
+type Params = z.output<typeof params>;
+
+const MARKER = "CCREPRO_INTERRUPT_4K";
+const FIRST_PROMPT = `${MARKER} run the wait command, then reply with exactly the word: waited`;
+const SECOND_PROMPT = "RESUMED_MSG: reply with exactly the word: resumed";
+// The tool runs this long on its own; the stop comes STOP_AFTER_MS after claude printed the call.
+const TOOL_MS = 30_000;
+const STOP_AFTER_MS = 2500;
+
+// The faults, placed in the tool-call reply (a lone tool_use streamed in 4 JSON pieces, no text before it, so the
+// history has nothing but the call to lose).
+const FAULTS: Record<Exclude<Params["fault"], "none">, NonNullable<ReplyInput["fault"]>> = {
+  // message_start, ping, the tool_use's start and its first input piece: then the socket goes.
+  "cut-mid-tool-use": { kind: "drop", afterEvents: 4 },
+  "overloaded-then-ok": { kind: "http-error", status: 529, errorType: "overloaded_error", message: "Overloaded" },
+  // Right after message_start, before the tool_use block.
+  "error-event": { kind: "mid-stream-error", afterBlocks: 0, errorType: "overloaded_error", message: "Overloaded" },
+};
+
+function toolCallReply(fault: Params["fault"]): ReplyInput {
+  const call = bash(nodeWait(TOOL_MS), "Wait 30 seconds in the foreground");
+  const content = [{ ...call.content![0]!, jsonChunks: 4 }] as ReplyInput["content"];
+  return fault === "none" ? { content } : { content, fault: FAULTS[fault], faultTimes: 1 };
+}
+
+// The SDK's interrupt (claude-agent-sdk-python, _internal/query.py: Query.interrupt → _send_control_request).
+const interruptLine = { type: "control_request", request_id: "req_1_ccrepro", request: { subtype: "interrupt" } };
+
+const steps = (p: Params): Step[] => [
+  ...startWith("s1", FIRST_PROMPT),
+  // Also ends on a result, so a fault that ends the turn before the call leads to the check saying so.
+  waitFor("the tool call is running", (rec) => !!firstToolUse(sessionNamed(rec, "s1")) || resultSeen(sessionNamed(rec, "s1")), 120_000),
+  { kind: "pause", label: "let the tool run", ms: STOP_AFTER_MS },
+  ...(p.how === "interrupt"
+    ? [
+        { kind: "send", session: "s1", message: { json: interruptLine } } as Step,
+        waitFor("the interrupted turn settled", (rec) => resultSeen(sessionNamed(rec, "s1")), 30_000),
+        { kind: "stop", session: "s1", how: "sigkill", graceMs: 5000 } as Step,
+      ]
+    : [{ kind: "stop", session: "s1", how: p.how, graceMs: 200 } as Step]),
+  ...startWith("s2", SECOND_PROMPT, { resume: "s1" }),
+  waitFor("session 2 answered the pushed prompt", (rec) => {
+    const s2 = sessionNamed(rec, "s2");
+    return !!s2 && promptAnswered(s2, 0);
+  }, 90_000),
+];
+
+export default defineScenario({
+  name: "interrupt-mid-tool-resume",
+  summary: "Stopped while a foreground Bash call runs, then resumed: the resumed request must pass the real API; whether the call is kept is recorded.",
+  source:
+    "anthropics/claude-code#5317 and its duplicates: after an interrupted or resumed session the API answers 400 " +
+    "\"tool_use ids were found without tool_result blocks immediately after\". Red only through the global request-rejected-by-api.",
+  link: "https://github.com/anthropics/claude-code/issues/5317",
+  params,
+  // Informational only: keeping or erasing the call is recorded for the ledger, never RED by itself.
+  findings: INTERRUPTED_CALL_FINDINGS,
+  mockScript: ({ fault }) => conversation({ main: { marker: MARKER, replies: [toolCallReply(fault)], then: text("resumed") } }),
+  steps,
+  check: (rec) =>
+    judge(
+      checkInterruptedCall(rec, { stopped: "s1", resumed: "s2", stream: "main", resumedPrompt: "RESUMED_MSG", toolRunsMs: TOOL_MS, stopAfterMs: STOP_AFTER_MS }),
+    ),
+  known: [
+    {
+      versions: ">=1.0.128 <2.1.332",
+      params: { how: "sigkill" },
+      verdict: "GREEN",
+      finding: "interrupted-call-erased",
+      note:
+        "the resumed request conforms but has no trace of the call: first prompt, a synthetic assistant \"No response requested.\", the new prompt " +
+        "(measured on 1.0.128, 2.0.0, 2.0.50, 2.1.0, 2.1.112, 2.1.150, 2.1.234)",
+    },
+    {
+      versions: ">=2.1.332",
+      params: { how: "sigkill" },
+      verdict: "GREEN",
+      note: "keeps the tool_use, answered by a synthetic \"[Tool call interrupted: the session ended before this call's result was recorded …]\" tool_result (measured on 2.1.332)",
+    },
+    {
+      versions: ">=2.1.234",
+      params: { how: "sigterm" },
+      verdict: "GREEN",
+      note: "keeps the call: 2.1.234 with \"The user doesn't want to proceed with this tool use…\" and \"[Request interrupted by user for tool use]\", 2.1.332 with the killed command's \"Exit code 137\" (measured on 2.1.234, 2.1.332)",
+    },
+    {
+      versions: ">=2.1.234",
+      params: { how: "interrupt" },
+      verdict: "GREEN",
+      note: "the CLI answers the control request with control_response success ({\"still_queued\":[]}) and keeps the call with \"The user doesn't want to proceed with this tool use…\" (measured on 2.1.234, 2.1.332)",
+    },
+    ...([
+      ["cut-mid-tool-use", ">=1.0.128", "1.0.128, 2.0.50, 2.1.150, 2.1.234, 2.1.332"],
+      ["error-event", ">=1.0.128", "1.0.128, 2.0.50, 2.1.150, 2.1.234, 2.1.332"],
+      ["overloaded-then-ok", ">=2.1.150", "2.1.150, 2.1.234, 2.1.332"],
+    ] as const).map(([fault, versions, measured]) => ({
+      versions,
+      params: { how: "sigkill", fault },
+      verdict: "GREEN" as const,
+      note: `claude retries the faulted step with the same one-message history, which conforms; no release found whose next request the API would reject (measured on ${measured}; the call erased before 2.1.332, kept on it)`,
+    })),
+  ],
+  timeoutMs: 300_000,
+});
