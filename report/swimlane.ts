@@ -162,7 +162,7 @@ export function renderSwimlane(model: SwimlaneModel): string {
     lane(
       p.kind,
       p.id,
-      `${p.kind} · ${p.label}`,
+      p.kind === p.label ? p.label : `${p.kind} · ${p.label}`,
       `<rect class="process" data-process="${e(p.id)}" x="${x(p.start).toFixed(1)}" y="7" width="${width(p.start, p.end).toFixed(1)}" height="12" rx="3" fill="${PROCESS_COLOURS[p.kind]}" stroke="${PROCESS_COLOURS[p.kind]}"${dash}>` +
         `<title>${e(`${p.label} (${p.kind}): +${seconds(p.start - model.start)} → ${p.end === null ? "still running" : `+${seconds(p.end - model.start)}`}\n${p.detail}`)}</title></rect>`,
     );
