@@ -6,6 +6,7 @@ import { runLayout } from "../harness/run-layout.ts";
 import { findScenario } from "../scenarios/index.ts";
 import type { CheckResult } from "../core/verdict.ts";
 import { harnessErrorResult } from "./verdict-rules.ts";
+import { withCacheNotes } from "./cache-notes.ts";
 
 
 export function checkRecordedRun(runDir: string): CheckResult {
@@ -26,7 +27,8 @@ export function checkRecordedRun(runDir: string): CheckResult {
   const params = scenario.params.safeParse(record.params);
   if (!params.success) return harnessErrorResult(`run.json's parameters no longer fit scenario ${scenario.name}: ${params.error.message}`);
   try {
-    return scenario.check(loadRecordings(runDir), params.data);
+    const rec = loadRecordings(runDir);
+    return withCacheNotes(scenario.check(rec, params.data), rec);
   } catch (error) {
     // A damaged log (a missing body, a cut line) is the usual cause; the message names it, a stack would bury it.
     return harnessErrorResult(`the checker could not read this run: ${(error as Error).message}`);

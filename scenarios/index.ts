@@ -1,11 +1,12 @@
 // The explicit list of scenarios; a test checks it matches the files in this folder.
 import backgroundMidTurn from "./background-mid-turn.ts";
 import hookTaskNotificationPrompt from "./hook-task-notification-prompt.ts";
+import printResumeCacheReuse from "./print-resume-cache-reuse.ts";
 import resumeOrphanedBackgroundTask from "./resume-orphaned-background-task.ts";
 import subagentResumeNotificationHeader from "./subagent-resume-notification-header.ts";
 import type { Scenario } from "../kit/scenario.ts";
 
-export const SCENARIOS: Scenario[] = [subagentResumeNotificationHeader, resumeOrphanedBackgroundTask, hookTaskNotificationPrompt, backgroundMidTurn] as Scenario[];
+export const SCENARIOS: Scenario[] = [subagentResumeNotificationHeader, resumeOrphanedBackgroundTask, hookTaskNotificationPrompt, backgroundMidTurn, printResumeCacheReuse] as Scenario[];
 
 export function findScenario(name: string): Scenario | undefined {
   return SCENARIOS.find((scenario) => scenario.name === name);
