@@ -44,8 +44,9 @@ export default defineScenario({
   mockScript: ({ tool }) =>
     conversation(
       { main: { marker: MARKER, replies: tool ? [bash("echo CACHE_TOOL_DONE", "print a word"), text("one")] : [text("one")], then: text("ok") } },
-      // claude's own result usage then shows what the modelled cache read and wrote.
-      { usage: "cache-model" },
+      // Any user message, not the first: from 2.1.69 the first is a list of deferred tools, and Bash is one of them (not
+      // in `tools`). claude's own result usage then shows what the modelled cache read and wrote.
+      { streams: [{ stream: "main", anyUserContains: MARKER }], usage: "cache-model" },
     ),
   steps,
   check(rec) {

@@ -26,7 +26,7 @@ describe("cache notes on a checked run", () => {
     expect(checked.notes.slice(0, own.notes.length)).toEqual(own.notes);
     const added = checked.notes.slice(own.notes.length);
     expect(added).toContain(
-      "cache: resume boundary 1 (sub): req 6 → req 8 costs ~2981 tokens: reads 12279 of 15260 readable (first difference messages[4].content[0], no-breakpoint-before-change)",
+      "cache: resume boundary 1 (sub): req 6 → req 8 costs ~2981 tokens: reads 12246 of 15227 readable (first difference messages[4].content[0], no-breakpoint-before-change)",
     );
     expect(added.some((note) => /^cache \(sub\): 2 request\(s\)/.test(note))).toBe(true);
   });
