@@ -74,6 +74,22 @@ export default defineScenario({
           : { ok: true as const };
     return judge({ reached, findings, notes: audit.notes });
   },
-  known: [],
+  known: [
+    {
+      versions: "2.1.68",
+      verdict: "RED",
+      finding: FINDING,
+      note:
+        "small: on resume the skills reminder leaves the first user message, so the 1st resume reads tools + system only (~290 tokens lost); " +
+        "a breakpoint on the message before the last lets the 2nd resume read up to the previous reply (~95 lost)",
+    },
+    {
+      versions: "2.1.69",
+      verdict: "RED",
+      finding: FINDING,
+      note: "#34629: the same rewritten history and only one message breakpoint, so every resume reads tools + system only (measured on 2.1.69)",
+    },
+    { versions: ">=2.1.150", verdict: "GREEN", note: "history re-sent byte for byte; each resume reads all the previous turn wrote (measured on 2.1.150, 2.1.281, 2.1.332)" },
+  ],
   timeoutMs: 360_000,
 });
