@@ -43,9 +43,6 @@ export function buildEnvironment(run: RunLayout, options: IsolationOptions): Rec
     NO_PROXY: "127.0.0.1,localhost",
     no_proxy: "127.0.0.1,localhost",
     [RUN_MARKER_VAR]: options.runId,
-    // The run directory usually sits inside a checkout (ccrepro's own): without a ceiling, git inside the work dir finds
-    // that repository, and its status (which changes while the run goes on) lands in claude's system prompt.
-    GIT_CEILING_DIRECTORIES: path.dirname(run.work),
   };
   // Running as root, the binary refuses --dangerously-skip-permissions unless it is told it is sandboxed.
   if (process.getuid?.() === 0) env.IS_SANDBOX = "1";

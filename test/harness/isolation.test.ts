@@ -38,7 +38,6 @@ const ALLOWED = [
   "NO_PROXY",
   "no_proxy",
   RUN_MARKER_VAR,
-  "GIT_CEILING_DIRECTORIES",
 ];
 
 const options = { runId: "run-1", mockUrl: "http://127.0.0.1:1111", trapUrl: "http://127.0.0.1:2222" };
@@ -90,7 +89,6 @@ describe("buildEnvironment", () => {
       all_proxy: options.trapUrl,
       NO_PROXY: "127.0.0.1,localhost",
       [RUN_MARKER_VAR]: "run-1",
-      GIT_CEILING_DIRECTORIES: path.dirname(run.work),
     });
     expect(env.PATH!.split(":")).toEqual([path.dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"]);
   });
