@@ -78,6 +78,11 @@ export function headlessArgs(debugFile: string, supportedFlags: string[]): strin
   return ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", ...interactiveArgs(debugFile, supportedFlags)];
 }
 
+// Flags of a one-shot `claude -p` turn: plain-text prompt (argument or stdin), stream-json out.
+export function printArgs(debugFile: string, supportedFlags: string[]): string[] {
+  return ["-p", "--output-format", "stream-json", "--verbose", ...interactiveArgs(debugFile, supportedFlags)];
+}
+
 // Flags the interactive UI gets: the same model, permissions, settings and debug log as a headless session.
 export function interactiveArgs(debugFile: string, supportedFlags: string[]): string[] {
   const args = ["--model", "claude-sonnet-4-5", "--dangerously-skip-permissions"];

@@ -12,6 +12,10 @@ export type Step =
   // Start a `-p` stream-json session. `resume` names an earlier session of this run whose session id is resumed.
   | { kind: "start"; session: string; resume?: string; extraArgs?: string[] }
   | { kind: "send"; session: string; message: StdinMessage }
+  // One `claude -p` turn run to its exit (`--output-format stream-json --verbose`), the prompt given as the argument or
+  // on stdin (then stdin is closed); recorded as a session like the others. `resume` as for "start". Fails the run when
+  // the process is still running after timeoutMs (it is killed then).
+  | { kind: "print"; session: string; prompt: string; via?: "arg" | "stdin"; resume?: string; timeoutMs: number }
   // Wait until the predicate holds on what the run recorded so far; fails the run (ERROR) when timeoutMs passes,
   // unless `onTimeout: "inconclusive"`, which ends the run and lets the checker say what was not reached.
   | {

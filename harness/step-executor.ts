@@ -1,7 +1,7 @@
 // Carries out one scenario step against the run's live sessions and recordings.
 import type { Step } from "./plan.ts";
 import { HeadlessSession } from "./headless-session.ts";
-import { headlessArgs } from "./isolation.ts";
+import { headlessArgs, printArgs } from "./isolation.ts";
 import { StepFailure, type RunContext, type StepResult } from "./run-context.ts";
 import { sessionLayout } from "./run-layout.ts";
 import { executeTerminalStep } from "./terminal-steps.ts";
@@ -32,30 +32,53 @@ function describeExit(target: HeadlessSession): string {
 const within = (promise: Promise<unknown>, ms: number): Promise<boolean> =>
   Promise.race([promise.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
 
+// Spawns a headless process as session `label`, resuming the session id of the earlier session `resume` when given;
+// `trailing` goes after the --resume flag (a print step's prompt).
+function spawnSession(ctx: RunContext, label: string, args: string[], resume: string | undefined, trailing: string[] = []): HeadlessSession {
+  let resumeOf: string | null = null;
+  const all = [...args];
+  if (resume) {
+    const earlier = session(ctx, resume).process.sessionId;
+    if (!earlier) throw new StepFailure(`session "${resume}" never reported a session id to resume`);
+    all.push("--resume", earlier);
+    resumeOf = resume;
+  }
+  const started = new HeadlessSession({
+    label,
+    command: ctx.claude.command,
+    args: [...ctx.claude.args, ...all, ...trailing],
+    env: ctx.env,
+    cwd: ctx.layout.work,
+    files: sessionLayout(ctx.layout, label),
+    resumeOf,
+    onChange: () => ctx.live.changed(),
+  });
+  ctx.sessions.set(label, started);
+  ctx.live.sessions.push(started.recording);
+  return started;
+}
+
 export async function executeStep(ctx: RunContext, step: Step): Promise<StepResult> {
   switch (step.kind) {
     case "start": {
       const args = [...headlessArgs(sessionLayout(ctx.layout, step.session).debugLog, ctx.probe.flags), ...(step.extraArgs ?? [])];
-      let resumeOf: string | null = null;
-      if (step.resume) {
-        const earlier = session(ctx, step.resume).process.sessionId;
-        if (!earlier) throw new StepFailure(`session "${step.resume}" never reported a session id to resume`);
-        args.push("--resume", earlier);
-        resumeOf = step.resume;
-      }
-      const started = new HeadlessSession({
-        label: step.session,
-        command: ctx.claude.command,
-        args: [...ctx.claude.args, ...args],
-        env: ctx.env,
-        cwd: ctx.layout.work,
-        files: sessionLayout(ctx.layout, step.session),
-        resumeOf,
-        onChange: () => ctx.live.changed(),
-      });
-      ctx.sessions.set(step.session, started);
-      ctx.live.sessions.push(started.recording);
+      const started = spawnSession(ctx, step.session, args, step.resume);
       return { outcome: "ok", detail: `pid ${started.process.pid}` };
+    }
+    case "print": {
+      const args = printArgs(sessionLayout(ctx.layout, step.session).debugLog, ctx.probe.flags);
+      const via = step.via ?? "arg";
+      const started = spawnSession(ctx, step.session, args, step.resume, via === "arg" ? [step.prompt] : []);
+      if (via === "stdin") started.send(step.prompt);
+      // With the prompt as argument, an open stdin would be read as more prompt: close it either way.
+      started.closeStdin();
+      if (!(await within(started.exited, step.timeoutMs))) {
+        started.signal("SIGKILL");
+        await within(started.exited, SIGNAL_GRACE_MS);
+        throw new StepFailure(`claude -p (session ${step.session}) was still running after ${step.timeoutMs} ms and was killed`);
+      }
+      const { exitCode, signal } = started.process;
+      return { outcome: "ok", detail: `pid ${started.process.pid} exit ${exitCode ?? "-"} signal ${signal ?? "-"}` };
     }
     case "send":
       session(ctx, step.session).send(stdinLine(step));

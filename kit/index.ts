@@ -27,7 +27,8 @@ export type { HookRecord, Recordings, SessionRecording, StdoutRecord } from "../
 export { finding, judge, type CheckerOutput, type CheckResult, type Finding, type Reached, type Verdict } from "../core/verdict.ts";
 
 // The checkers, with their finding ids.
-export { findBoundaries, type Boundary, type BoundaryKind } from "../checker/boundaries.ts";
+export { describeBoundary, findBoundaries, type Boundary, type BoundaryKind } from "../checker/boundaries.ts";
+export { auditCache, resumeCacheFindings, type CacheAudit, type CacheFinding } from "../checker/cache-audit.ts";
 export { checkNotificationStability, NOTIFICATION_FINDINGS, type NotificationFindingId } from "../checker/notification-check.ts";
 export { checkTurnGrammar, checkTurnStructure, promptAnswered, TURN_FINDINGS, type TurnFindingId } from "../checker/turns.ts";
 export { checkHookPrompts, HOOK_FINDINGS, type HookFindingId } from "../checker/hooks.ts";

@@ -10,6 +10,7 @@ import type { BodyStep } from "./response-body.ts";
 import type { Fault, MockScript } from "./script.ts";
 import { paddedSeq } from "./log-entry.ts";
 import { playSsePlan } from "./sse-body.ts";
+import type { CacheBody, Usage } from "./prompt-cache.ts";
 import { ssePlan } from "./sse-plan.ts";
 
 // A 429 without a scripted retry-after still gets one, as the real API always sends it.
@@ -104,6 +105,8 @@ export const requestIdOf = (seq: number) => `req_mock_${paddedSeq(seq)}`;
 export interface AnswerContext {
   // Counts this request among those of its stream and step and returns its number (1 for the first), for faultTimes.
   attempt?: (stream: string, step: number) => number;
+  // With the script's `usage: "cache-model"`: the input-side usage of this request of `stream`, given what earlier ones wrote.
+  cacheUsage?: (stream: string, body: CacheBody) => Usage;
 }
 
 export function answerMessages(script: MockScript, received: Received, context: AnswerContext = {}): Answer {
@@ -149,7 +152,8 @@ export function answerMessages(script: MockScript, received: Received, context: 
     return answer;
   }
 
-  const message = renderMessage(reply, { seq: received.seq, model: request.model, request });
+  const modelled = script.usage === "cache-model" && context.cacheUsage ? context.cacheUsage(stream, value as CacheBody) : null;
+  const message = renderMessage(modelled ? { ...reply, usage: { ...reply.usage, ...modelled } } : reply, { seq: received.seq, model: request.model, request });
   const summary = summariseContent(message.content);
   if (streaming) {
     const plan = ssePlan(message, reply);

@@ -10,6 +10,7 @@ import { clockNow } from "../core/time.ts";
 import type { RequestLogSink } from "./request-log.ts";
 import { trackedBody } from "./response-body.ts";
 import type { MockScript } from "./script.ts";
+import { applyRequest, emptyCacheState, type CacheBody, type CacheState } from "./prompt-cache.ts";
 
 const REDACTED_HEADERS = new Set(["x-api-key", "authorization", "proxy-authorization", "cookie"]);
 
@@ -38,6 +39,15 @@ export function createMockApp(script: MockScript, log: RequestLogSink, options: 
     const count = (attempts.get(key) ?? 0) + 1;
     attempts.set(key, count);
     return count;
+  };
+
+  // The prompt cache per stream, for `usage: "cache-model"`: one conversation's requests read what its earlier ones
+  // wrote, as checker/cache-audit.ts replays them. A request refused with an HTTP error never reaches it.
+  const caches = new Map<string, CacheState>();
+  const cacheUsage = (stream: string, body: CacheBody) => {
+    const step = applyRequest(caches.get(stream) ?? emptyCacheState(), { body, receivedAt: clockNow() });
+    caches.set(stream, step.state);
+    return step.result.usage;
   };
 
   async function respond(c: Context, decide: (received: Received) => Answer): Promise<Response> {
@@ -98,7 +108,7 @@ export function createMockApp(script: MockScript, log: RequestLogSink, options: 
     return new Response(stream, { status: answer.reply.status, headers });
   }
 
-  app.post("/v1/messages", (c) => respond(c, (received) => answerMessages(script, received, { attempt })));
+  app.post("/v1/messages", (c) => respond(c, (received) => answerMessages(script, received, { attempt, cacheUsage })));
   app.post("/v1/messages/count_tokens", (c) => respond(c, answerCountTokens));
   for (const probePath of ["/", "/api/hello"]) {
     // HEAD is routed here too; respond() sends it without the body.

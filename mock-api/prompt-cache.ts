@@ -170,6 +170,17 @@ function ttlOf(block: unknown): CacheTtl | null {
   return (control as Record<string, unknown>).ttl === "1h" ? "1h" : "5m";
 }
 
+// Claude Code's first system block, "x-anthropic-billing-header: cc_version=<v>.<hash>; cc_entrypoint=…; cch=…;", is
+// attribution the API consumes, not prompt: it is left out of the cache key. Not in DOC; inferred from the releases
+// themselves: its hashes change whenever the first user message does (and `cch` on every request on some native
+// releases), yet anthropics/claude-code#34629 reports resumed requests that still read the system prompt from the cache,
+// which they could not if a changed first block broke the prefix. Third-party prefix caches that keep the line do miss
+// on it (anthropics/claude-code#68900).
+function billingHeader(block: unknown): boolean {
+  const text = (block as { text?: unknown } | null)?.text;
+  return typeof text === "string" && text.startsWith("x-anthropic-billing-header:");
+}
+
 // The prompt as an ordered list of blocks with cumulative keys. DOC#what-invalidates-the-cache: changing the model
 // invalidates everything (caches are per model), tool definitions invalidate everything, system changes invalidate
 // system and messages, and `tool_choice` and thinking parameters invalidate the messages cache: so the model seeds the
@@ -181,7 +192,7 @@ export function promptBlocks(body: CacheBody): PromptBlock[] {
   };
   (body.tools ?? []).forEach((tool, i) => add("tools", `tools[${i}]`, tool, {}));
   if (typeof body.system === "string") add("system", "system", { type: "text", text: body.system }, {});
-  else (body.system ?? []).forEach((block, i) => add("system", `system[${i}]`, block, {}));
+  else (body.system ?? []).forEach((block, i) => billingHeader(block) || add("system", `system[${i}]`, block, {}));
   let first = true;
   body.messages.forEach((message, m) => {
     const settings = first ? { tool_choice: body.tool_choice ?? null, thinking: body.thinking ?? null } : {};

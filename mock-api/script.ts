@@ -99,6 +99,10 @@ export const mockScriptSchema = z.strictObject({
   fallback: replySchema.prefault({ content: [{ type: "text", text: "ok" }] }),
   // Answer a request the real API would reject (see conformance.ts) with the API's 400 instead of the scripted reply.
   strict: z.boolean().default(false),
+  // Where a reply's input-side usage comes from: the reply's `usage` as scripted, or "cache-model": input_tokens,
+  // cache_creation_input_tokens and cache_read_input_tokens computed by the prompt-cache model (prompt-cache.ts,
+  // tokens estimated as bytes / 4) from the requests this mock has seen of the same stream; output_tokens stays scripted.
+  usage: z.enum(["scripted", "cache-model"]).default("scripted"),
 });
 
 export type ContentBlock = z.output<typeof contentBlockSchema>;

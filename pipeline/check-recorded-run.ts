@@ -7,6 +7,7 @@ import { findScenario } from "../scenarios/index.ts";
 import type { CheckResult } from "../core/verdict.ts";
 import { harnessErrorResult } from "./verdict-rules.ts";
 import { withApiConformance } from "../checker/api-conformance.ts";
+import { withCacheNotes } from "./cache-notes.ts";
 
 
 export function checkRecordedRun(runDir: string): CheckResult {
@@ -28,8 +29,8 @@ export function checkRecordedRun(runDir: string): CheckResult {
   if (!params.success) return harnessErrorResult(`run.json's parameters no longer fit scenario ${scenario.name}: ${params.error.message}`);
   try {
     const rec = loadRecordings(runDir);
-    // Every scenario's result also carries the requests the real API would have rejected.
-    return withApiConformance(scenario.check(rec, params.data), rec.requests);
+    // Every scenario's result also carries the requests the real API would have rejected, and what caching cost.
+    return withCacheNotes(withApiConformance(scenario.check(rec, params.data), rec.requests), rec);
   } catch (error) {
     // A damaged log (a missing body, a cut line) is the usual cause; the message names it, a stack would bury it.
     return harnessErrorResult(`the checker could not read this run: ${(error as Error).message}`);

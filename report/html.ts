@@ -2,6 +2,7 @@
 import path from "node:path";
 import type { Finding, Verdict } from "../core/verdict.ts";
 import type { Cell, RunSummary, Summary } from "../nightly/summary.ts";
+import { renderCacheBars } from "./cache-bar.ts";
 import { escapeMarkup as h } from "./escape.ts";
 import { SCRIPT, STYLE } from "./html-assets.ts";
 import type { ReportInput } from "./report-target.ts";
@@ -83,6 +84,7 @@ function runBlock(run: RunSummary, index: number, baseDir: string, embed: Embedd
     else {
       parts.push(...view.sessions.map((s) => timelineBlock("turns", `turn timeline — session ${s.label}`, s.lines.map((text) => ({ text, boundary: false })))));
       parts.push(...view.streams.map((s) => timelineBlock("requests", `requests — stream ${s.stream}`, s.lines)));
+      parts.push(renderCacheBars(view.cache));
     }
   }
   return `<div class="run">${parts.join("\n")}</div>`;

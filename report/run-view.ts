@@ -1,6 +1,7 @@
 // What a report shows of one run directory: each session's turn timeline and each stream's requests, boundaries marked.
 import fs from "node:fs";
 import { findBoundaries } from "../checker/boundaries.ts";
+import { auditCache, type CacheAudit } from "../checker/cache-audit.ts";
 import { formatTimeline } from "../checker/timeline-format.ts";
 import { buildTurnTimeline } from "../checker/turn-timeline.ts";
 import { loadRecordings, type Recordings } from "../harness/recordings.ts";
@@ -10,6 +11,8 @@ import { formatRequestTimeline, type TimelineLine } from "./request-timeline.ts"
 export interface RunView {
   sessions: { label: string; lines: string[] }[];
   streams: { stream: string; lines: TimelineLine[] }[];
+  // The prompt-cache model replayed over each stream, for the cache bars.
+  cache: CacheAudit;
 }
 
 // A run directory that is gone (e.g. only the summaries of a CI nightly were downloaded) or damaged gives its reason
@@ -33,5 +36,6 @@ function viewOf(rec: Recordings): RunView {
   return {
     sessions: rec.sessions.map((s) => ({ label: s.label, lines: formatTimeline(buildTurnTimeline(s), { start: origin }) })),
     streams: streams.map((stream) => ({ stream, lines: formatRequestTimeline(stream, rec.requests, rec.responseEnds, boundaries, origin) })),
+    cache: auditCache(rec),
   };
 }

@@ -2,11 +2,19 @@
 import backgroundMidTurn from "./background-mid-turn.ts";
 import hookTaskNotificationPrompt from "./hook-task-notification-prompt.ts";
 import interruptMidToolResume from "./interrupt-mid-tool-resume.ts";
+import printResumeCacheReuse from "./print-resume-cache-reuse.ts";
 import resumeOrphanedBackgroundTask from "./resume-orphaned-background-task.ts";
 import subagentResumeNotificationHeader from "./subagent-resume-notification-header.ts";
 import type { Scenario } from "../kit/scenario.ts";
 
-export const SCENARIOS: Scenario[] = [subagentResumeNotificationHeader, resumeOrphanedBackgroundTask, hookTaskNotificationPrompt, backgroundMidTurn, interruptMidToolResume] as Scenario[];
+export const SCENARIOS: Scenario[] = [
+  subagentResumeNotificationHeader,
+  resumeOrphanedBackgroundTask,
+  hookTaskNotificationPrompt,
+  backgroundMidTurn,
+  interruptMidToolResume,
+  printResumeCacheReuse,
+] as Scenario[];
 
 export function findScenario(name: string): Scenario | undefined {
   return SCENARIOS.find((scenario) => scenario.name === name);

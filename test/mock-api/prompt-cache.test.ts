@@ -217,3 +217,16 @@ describe("prompt-cache: recorded requests of real releases around a subagent's r
     expect(after!.stop).toBe("none");
   });
 });
+
+describe("prompt-cache: Claude Code's billing header is not prompt", () => {
+  const header = (hash: string) => ({ type: "text", text: `x-anthropic-billing-header: cc_version=2.1.69.${hash}; cc_entrypoint=sdk-cli; cch=00000;` });
+  it("a changed billing header in system[0] does not stop the read; a changed system[1] does", () => {
+    const first = body([user(text("q", 5, "5m"))], { system: [header("109"), text("system", 1500, "5m")] });
+    const next = body([user(text("q", 5, "5m"))], { system: [header("8ca"), text("system", 1500, "5m")] });
+    const [, r] = simulateConversation([at(0, first), at(1000, next)]);
+    expect(r!.read.blocks).toBe(r!.blocks.length);
+    expect(r!.blocks.map((b) => b.path)).not.toContain("system[0]");
+    const changed = body([user(text("q", 5, "5m"))], { system: [header("8ca"), text("SYSTEM", 1500, "5m")] });
+    expect(simulateConversation([at(0, first), at(1000, changed)])[1]!.firstDifference?.path).toBe("system[1]");
+  });
+});

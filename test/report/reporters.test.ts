@@ -102,6 +102,9 @@ describe("html", () => {
     expect(html).toContain('<span class="boundary">  ── resume boundary 1 (sub): req 6 → req 8 ──</span>');
     expect(html).toContain('<span class="add">+[MESSAGE FROM NON-USER SOURCE - NOT USER INPUT]</span>');
     expect(html).toContain("&lt;task-notification&gt;");
+    // The cache bars of each run's streams (report/cache-bar.ts).
+    expect(html).toContain('<details class="cache-bars" data-stream="sub">');
+    expect(html).toMatch(/<figure class="cache-bar" data-seq="8" data-stop="no-breakpoint-before-change">/);
   });
 
   it("still renders when the run directories are gone or damaged", () => {

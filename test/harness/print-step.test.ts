@@ -1,0 +1,70 @@
+// The print step on a fixture program (never claude): prompt as argument or on stdin, stdin closed, --resume of an
+// earlier session's id, and a process that outlives the step's timeout.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import type { HeadlessSession } from "../../harness/headless-session.ts";
+import { RUN_MARKER_VAR } from "../../harness/isolation.ts";
+import { reapRun } from "../../harness/processes.ts";
+import type { RunContext } from "../../harness/run-context.ts";
+import { runLayout } from "../../harness/run-layout.ts";
+import { executeStep } from "../../harness/step-executor.ts";
+
+const FIXTURES = fileURLToPath(new URL("../fixtures/processes/", import.meta.url));
+const root = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-print-"));
+const runId = `test-${crypto.randomBytes(6).toString("hex")}`;
+
+afterAll(async () => {
+  await reapRun({ name: RUN_MARKER_VAR, value: runId }, []);
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+function context(fixture: string): RunContext {
+  const layout = runLayout(path.join(root, `${runId}-${fixture}-${crypto.randomBytes(3).toString("hex")}`));
+  fs.mkdirSync(layout.work, { recursive: true });
+  return {
+    layout,
+    env: { PATH: "/usr/bin:/bin", [RUN_MARKER_VAR]: runId },
+    claude: { command: "/bin/bash", args: [path.join(FIXTURES, `${fixture}.sh`)] },
+    probe: { flags: [] },
+    live: { changed: () => undefined, sessions: [] },
+    sessions: new Map<string, HeadlessSession>(),
+  } as unknown as RunContext;
+}
+
+const resultOf = (ctx: RunContext, label: string) =>
+  ctx.sessions.get(label)!.recording.stdout.map((line) => JSON.parse(line.raw) as { type: string; args: string; stdin: string }).find((event) => event.type === "result");
+
+describe("the print step", () => {
+  it("passes the prompt as the last argument with -p and stream-json output, and closes stdin so the turn can end", async () => {
+    const ctx = context("print-turn");
+    const outcome = await executeStep(ctx, { kind: "print", session: "p1", prompt: "first prompt", timeoutMs: 10_000 });
+    expect(outcome.detail).toMatch(/exit 0 signal -/);
+    const result = resultOf(ctx, "p1");
+    expect(result?.args).toMatch(/^-p --output-format stream-json --verbose .*first prompt$/);
+    expect(result?.args).not.toContain("--input-format");
+    expect(result?.stdin).toBe("");
+    expect(ctx.sessions.get("p1")!.process.sessionId).toMatch(/^fixture-\d+$/);
+  });
+
+  it("writes the prompt on stdin when asked, and resumes an earlier session's id", async () => {
+    const ctx = context("print-turn");
+    await executeStep(ctx, { kind: "print", session: "p1", prompt: "one", timeoutMs: 10_000 });
+    const first = ctx.sessions.get("p1")!.process.sessionId!;
+    await executeStep(ctx, { kind: "print", session: "p2", prompt: "two on stdin", via: "stdin", resume: "p1", timeoutMs: 10_000 });
+    const result = resultOf(ctx, "p2");
+    expect(result?.stdin).toBe("two on stdin");
+    expect(result?.args).toMatch(new RegExp(`--resume ${first}$`));
+    expect(ctx.sessions.get("p2")!.process.resumeOf).toBe("p1");
+    expect(ctx.sessions.get("p2")!.recording.stdin.map((r) => r.raw)).toEqual(["two on stdin"]);
+  });
+
+  it("kills a process still running at the timeout and fails the step", { timeout: 30_000 }, async () => {
+    const ctx = context("hang");
+    await expect(executeStep(ctx, { kind: "print", session: "p1", prompt: "x", timeoutMs: 500 })).rejects.toThrow(/still running after 500 ms and was killed/);
+    expect(ctx.sessions.get("p1")!.running).toBe(false);
+  });
+});
