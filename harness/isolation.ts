@@ -1,4 +1,5 @@
 // The isolated world a run hands to the binary: its own directories, a pre-seeded config, an allow-listed environment.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { QUIET_ENV } from "../releases/binary-info.ts";
@@ -56,6 +57,7 @@ export function buildEnvironment(run: RunLayout, options: IsolationOptions): Rec
 // Config state that lets both `-p` and the interactive UI start without onboarding, trust or key dialogs.
 export function seedConfig(run: RunLayout, hooks: Record<string, unknown> | undefined): void {
   for (const dir of [run.home, run.config, run.tmp, run.work]) fs.mkdirSync(dir, { recursive: true });
+  ownRepository(run.work);
   const state = {
     hasCompletedOnboarding: true,
     theme: "dark",
@@ -71,6 +73,17 @@ export function seedConfig(run: RunLayout, hooks: Record<string, unknown> | unde
   const settings: Record<string, unknown> = { skipDangerousModePermissionPrompt: true };
   if (hooks) settings.hooks = hooks;
   fs.writeFileSync(path.join(run.config, "settings.json"), JSON.stringify(settings, null, 2));
+}
+
+// claude puts the git status of its working directory into the system prompt. A run directory usually sits inside
+// someone's checkout (runs/ in this one), whose branch, changes and commits would then reach the requests: they differ
+// from run to run, and a packed run would carry them. An empty repository of its own stops git's search upwards.
+function ownRepository(work: string): void {
+  try {
+    execFileSync("git", ["init", "--quiet", "--initial-branch=main", work], { stdio: "ignore", env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
+  } catch {
+    // No git on this machine: claude cannot read a checkout's status either.
+  }
 }
 
 // Flags every headless session gets; the scenario adds its own after these. Optional flags only where the release has them.

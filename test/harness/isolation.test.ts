@@ -135,6 +135,18 @@ describe("seedConfig and headlessArgs", () => {
     expect(Object.keys(JSON.parse(fs.readFileSync(path.join(run.config, "settings.json"), "utf8")).hooks)).toEqual(["Stop"]);
   });
 
+  it("makes the work directory a repository of its own, so the checkout around the run directory is not in the prompt", async () => {
+    const checkout = path.join(root, "someone-s-checkout");
+    fs.mkdirSync(checkout, { recursive: true });
+    await execa("git", ["init", "--quiet", checkout]);
+    const run = runLayout(path.join(checkout, "runs", "one"));
+    seedConfig(run, undefined);
+    const top = await execa("git", ["rev-parse", "--show-toplevel"], { cwd: run.work });
+    expect(fs.realpathSync(top.stdout)).toBe(fs.realpathSync(run.work));
+    const status = await execa("git", ["status", "--porcelain"], { cwd: run.work });
+    expect(status.stdout).toBe("");
+  });
+
   it("adds --setting-sources and --debug-file only where the release's --help lists them", () => {
     const base = ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--model", "claude-sonnet-4-5", "--dangerously-skip-permissions"];
     expect(headlessArgs("/d.log", [])).toEqual(base);
