@@ -6,6 +6,7 @@ import module from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { register } from "tsx/esm/api";
+import type { z } from "zod";
 import { UserError } from "../core/errors.ts";
 import type { ScenarioSource, Step } from "../harness/plan.ts";
 import { readRunRecord } from "../harness/run-record.ts";
@@ -93,6 +94,17 @@ function firstFrameIn(error: Error, shown: string): string {
   return at ? `:${at[1]}` : "";
 }
 
+// A union's "Invalid input" says nothing; the branch that got furthest into the value says what is wrong.
+function describeIssue(issue: z.core.$ZodIssue, at: PropertyKey[]): string {
+  const here = [...at, ...issue.path];
+  if (issue.code === "invalid_union" && issue.errors.length > 0) {
+    const branches = issue.errors.filter((branch) => branch.length > 0);
+    const deepest = branches.flat().sort((a, b) => b.path.length - a.path.length)[0];
+    if (deepest) return describeIssue(deepest, here);
+  }
+  return `${here.map(String).join(".")}: ${issue.message}`;
+}
+
 // Every step that names a session must come after the step that started it; a resume must name an earlier session.
 export function stepProblems(steps: readonly Step[]): string[] {
   const started = new Set<string>();
@@ -144,7 +156,7 @@ async function loadScenarioFile(file: string, shown: string): Promise<Scenario> 
   try {
     const script = mockScriptSchema.safeParse(scenario.mockScript(defaults));
     if (!script.success) {
-      const issues = script.error.issues.map((issue) => `mockScript.${issue.path.join(".")}: ${issue.message}`);
+      const issues = script.error.issues.map((issue) => describeIssue(issue, ["mockScript"]));
       throw new ScenarioFileError(shown, `its mock script is wrong: ${issues.join("; ")}`, "Fix the replies and run again");
     }
     steps = scenario.steps(defaults);
