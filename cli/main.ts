@@ -6,6 +6,7 @@ import { registerBisectCommand } from "./commands/bisect.ts";
 import { registerCheckCommand } from "./commands/check.ts";
 import { registerInstallCommand } from "./commands/install.ts";
 import { registerMockCommand } from "./commands/mock.ts";
+import { registerNewCommand } from "./commands/new.ts";
 import { registerNightlyCommand } from "./commands/nightly.ts";
 import { registerReportCommand } from "./commands/report.ts";
 import { registerRunCommand } from "./commands/run.ts";
@@ -46,6 +47,7 @@ export async function main(argv: string[]): Promise<number> {
     registerBenchCommand,
     registerNightlyCommand,
     registerReportCommand,
+    registerNewCommand,
   ]) {
     register(program, ctx);
   }
