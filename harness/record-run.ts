@@ -81,6 +81,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
       sha256: claude.sha256,
     },
     mock: { url: "", script },
+    platform: `${process.platform}-${process.arch}`,
     hookEvents,
     startedAt: new Date(startedAt).toISOString(),
     endedAt: null,

@@ -39,6 +39,8 @@ export const runRecordSchema = z.object({
     sha256: z.string(),
   }),
   mock: z.object({ url: z.string(), script: z.unknown() }),
+  // The machine the run was recorded on, e.g. linux-x64; absent in runs recorded before it was kept.
+  platform: z.string().optional(),
   hookEvents: z.array(z.string()),
   startedAt: z.string(),
   endedAt: z.string().nullable(),

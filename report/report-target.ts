@@ -20,7 +20,7 @@ export interface ReportInput {
 }
 
 // Parameters that differ from the scenario's defaults: the ones a person set, as a nightly config would name them.
-function givenParams(scenarioName: string, params: Record<string, unknown>): Record<string, unknown> {
+export function givenParams(scenarioName: string, params: Record<string, unknown>): Record<string, unknown> {
   const scenario = scenarioByName(scenarioName);
   if (!scenario) return params;
   const defaults = scenario.params.safeParse({});

@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { finding } from "../../core/verdict.ts";
 import { loadNightlyConfig } from "../../nightly/config.ts";
 import type { CellRunner } from "../../nightly/run-cell.ts";
 import { runNightly } from "../../nightly/run-nightly.ts";
@@ -29,7 +30,7 @@ describe("nightly config with a scenario file", () => {
     const runCell: CellRunner = async ({ cell }) => {
       seen.push(cell.scenario);
       expect(scenarioByName(cell.scenario)?.findings).toEqual(["synthetic-prompt-indistinguishable"]);
-      return { runDir: null, result: { verdict: "RED", reason: "r", findings: [{ id: "synthetic-prompt-indistinguishable", red: true, title: "t", where: "w", detail: [] }], notes: [] }, wallMs: 1 };
+      return { runDir: null, result: { verdict: "RED", reason: "r", findings: [finding({ id: "synthetic-prompt-indistinguishable", red: true, title: "t", where: "w" })], notes: [] }, wallMs: 1 };
     };
     const summary = await runNightly({ config, outDir: path.join(dir, "out"), previous: null, index: fixtureIndex(), runCell });
     expect(seen).toEqual(["my-hook-bug"]);
