@@ -8,6 +8,7 @@ import { registerInstallCommand } from "./commands/install.ts";
 import { registerMockCommand } from "./commands/mock.ts";
 import { registerNewCommand } from "./commands/new.ts";
 import { registerNightlyCommand } from "./commands/nightly.ts";
+import { registerPackCommand } from "./commands/pack.ts";
 import { registerReportCommand } from "./commands/report.ts";
 import { registerRunCommand } from "./commands/run.ts";
 import { registerScenariosCommand } from "./commands/scenarios.ts";
@@ -48,6 +49,7 @@ export async function main(argv: string[]): Promise<number> {
     registerNightlyCommand,
     registerReportCommand,
     registerNewCommand,
+    registerPackCommand,
   ]) {
     register(program, ctx);
   }

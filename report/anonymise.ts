@@ -19,7 +19,7 @@ import { cacheDir } from "../releases/release-cache.ts";
 import { runLayout, sessionLayout } from "../harness/run-layout.ts";
 import { REQUEST_INDEX_FILE, logLineSchema } from "../mock-api/log-entry.ts";
 
-export const PLACEHOLDERS = { run: "/RUN", runs: "/RUNS", cache: "/CACHE", repo: "/REPO", node: "/NODE", home: "/HOME", tmp: "/TMP" } as const;
+export const PLACEHOLDERS = { run: "/RUN", runs: "/RUNS", cache: "/CACHE", repo: "/REPO", node: "/NODE", home: "/HOME", tmp: "/TMP", scenario: "/SCENARIO" } as const;
 export type Kind = keyof typeof PLACEHOLDERS;
 const REPO_ROOT = path.resolve(import.meta.dirname, "..");
 // Fixture files that are not recordings: code and prose are written by hand.
@@ -62,7 +62,7 @@ const LEFTOVER_RE = new RegExp(
 
 // The absolute paths of the machine a fixture was recorded on, by what they are.
 export class MachinePaths {
-  readonly found: Record<Kind, Set<string>> = { run: new Set(), runs: new Set(), cache: new Set(), repo: new Set(), node: new Set(), home: new Set(), tmp: new Set() };
+  readonly found: Record<Kind, Set<string>> = { run: new Set(), runs: new Set(), cache: new Set(), repo: new Set(), node: new Set(), home: new Set(), tmp: new Set(), scenario: new Set() };
 
   add(kind: Kind, p: string | null | undefined): void {
     if (!p || !p.startsWith("/") || p === "/" || isPlaceholder(p)) return;
