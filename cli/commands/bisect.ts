@@ -55,7 +55,8 @@ export function registerBisectCommand(program: Command, ctx: CliContext): void {
       const [old, newer] = await Promise.all([singleVersion(options.old, "--old"), singleVersion(options.new, "--new")]);
       const runner = releaseRunner(options.runsDir);
       const result = await runBisect({
-        scenario: scenario.name,
+        // The word as given, so the resume command it prints names a scenario file by its path.
+        scenario: name,
         old,
         new: newer,
         candidates: await versionsBetween(old, newer),
