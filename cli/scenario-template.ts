@@ -23,7 +23,7 @@ export default defineScenario({
   // The finding ids your check can report as RED.
   findings: ["answer-missing"],
   // What the fake Messages API answers, by step (the number of assistant messages so far): a tool call, then text.
-  // Other builders: toolCall, nodeWait, subagent, thinking, fault (httpError, midStreamError, stall, drop).
+  // Other builders: toolCall, nodeWait, subagent, thinking; faults: httpError, midStreamError, stall, drop.
   mockScript: () =>
     conversation({
       main: { marker: MARKER, replies: [bash("echo hello", "say hello"), text(ANSWER)], then: text("noted") },

@@ -65,9 +65,11 @@ describe("loadScenario", () => {
     expect(originOf(scenario)).toMatchObject({ kind: "file", path: file, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
   });
 
-  it("loads a plain .mjs file, relative to the base directory", async () => {
+  it("loads a plain .mjs or .js file, relative to the base directory", async () => {
     write("plain.mjs", `${HEADER}export default defineScenario(${body({ name: '"plain-mjs-test"' })});\n`);
     expect((await loadScenario("./plain.mjs", { baseDir: dir })).name).toBe("plain-mjs-test");
+    write("plain.js", `${HEADER}export default defineScenario(${body({ name: '"plain-js-test"' })});\n`);
+    expect((await loadScenario("plain.js", { baseDir: dir })).name).toBe("plain-js-test");
   });
 
   it("a missing file", async () => {
