@@ -23,6 +23,9 @@ export function checkRecordedRun(runDir: string, given?: Scenario): CheckResult 
   const failedStep = record.steps.find((step) => step.outcome === "error");
   if (failedStep) return harnessErrorResult(`step ${failedStep.index + 1} (${failedStep.label}) failed: ${failedStep.detail ?? "no detail"}`);
   const scenario = given ?? scenarioByName(record.scenario);
+  if (!scenario && record.source?.kind === "file") {
+    return harnessErrorResult(`scenario ${record.scenario} came from the file ${record.source.path}, which is not loaded; \`ccrepro check\` judges it with the copy in ${record.source.copy}`);
+  }
   if (!scenario) return harnessErrorResult(`run.json names an unknown scenario "${record.scenario}"`);
   const file = record.source?.kind === "file" ? record.source.path : null;
   const params = scenario.params.safeParse(record.params);
