@@ -6,7 +6,7 @@ const FLOORS = [
   ["harness"],
   ["checker"],
   ["kit"],
-  ["scenarios"],
+  ["scenarios", "examples"],
   ["pipeline"],
   ["bisect", "nightly", "sweep"],
   ["report"],

@@ -6,7 +6,9 @@ import { registerBisectCommand } from "./commands/bisect.ts";
 import { registerCheckCommand } from "./commands/check.ts";
 import { registerInstallCommand } from "./commands/install.ts";
 import { registerMockCommand } from "./commands/mock.ts";
+import { registerNewCommand } from "./commands/new.ts";
 import { registerNightlyCommand } from "./commands/nightly.ts";
+import { registerPackCommand } from "./commands/pack.ts";
 import { registerReportCommand } from "./commands/report.ts";
 import { registerRunCommand } from "./commands/run.ts";
 import { registerScenariosCommand } from "./commands/scenarios.ts";
@@ -46,6 +48,8 @@ export async function main(argv: string[]): Promise<number> {
     registerBenchCommand,
     registerNightlyCommand,
     registerReportCommand,
+    registerNewCommand,
+    registerPackCommand,
   ]) {
     register(program, ctx);
   }

@@ -80,6 +80,10 @@ export interface HookCapture {
   events: string[] | "all";
 }
 
+// Where the scenario came from, so the run directory alone can judge it again: a built-in by name, or a file whose
+// source the harness copies into the run directory.
+export type ScenarioSource = { kind: "builtin"; name: string } | { kind: "file"; path: string; sha256: string; text: string };
+
 // Everything the harness needs to record one run; a scenario builds it from its parameters.
 export interface RunPlan {
   // The scenario's name and parameters, recorded in run.json as given.
@@ -92,4 +96,5 @@ export interface RunPlan {
   passEnv?: string[];
   // Upper bound for the whole run, as a safety net on top of every step's own timeout.
   timeoutMs: number;
+  source?: ScenarioSource;
 }

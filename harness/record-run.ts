@@ -18,7 +18,7 @@ import { reapRun } from "./processes.ts";
 import { runLayout, type RunLayout } from "./run-layout.ts";
 import { writeRunRecord, type RunRecord } from "./run-record.ts";
 import { StepFailure, type RunContext } from "./run-context.ts";
-import type { RunPlan } from "./plan.ts";
+import type { RunPlan, ScenarioSource } from "./plan.ts";
 import { executeStep } from "./step-executor.ts";
 import { writeTerminalCasts } from "./asciicast.ts";
 import type { TerminalSession } from "./terminal-session.ts";
@@ -44,6 +44,15 @@ function runDirName(scenario: string, version: string, id: string): string {
   return `${compactUtc(new Date())}-${scenario}-${version.replace(/[^A-Za-z0-9.]/g, "_")}-${id.slice(0, 6)}`;
 }
 
+// A file scenario's source goes into the run directory beside run.json, which names the copy.
+function recordSource(layout: RunLayout, source: ScenarioSource): NonNullable<RunRecord["source"]> {
+  if (source.kind === "builtin") return source;
+  const copy = path.join(path.basename(layout.scenarioDir), path.basename(source.path));
+  fs.mkdirSync(layout.scenarioDir, { recursive: true });
+  fs.writeFileSync(path.join(layout.root, copy), source.text);
+  return { kind: "file", path: source.path, sha256: source.sha256, copy };
+}
+
 export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
   const { plan, claude } = options;
   const startedAt = Date.now();
@@ -61,6 +70,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     format: 1,
     id,
     scenario: plan.scenario,
+    ...(plan.source ? { source: recordSource(layout, plan.source) } : {}),
     params: plan.params,
     claude: {
       requested: options.requested,
@@ -72,6 +82,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
       sha256: claude.sha256,
     },
     mock: { url: "", script },
+    platform: `${process.platform}-${process.arch}`,
     hookEvents,
     startedAt: new Date(startedAt).toISOString(),
     endedAt: null,

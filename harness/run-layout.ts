@@ -24,6 +24,8 @@ export interface RunLayout {
   commands: string;
   // Transcripts the binary wrote, copied out of the config dir at the end of the run.
   transcripts: string;
+  // A file scenario's source as it ran, so `ccrepro check` can judge the run again from its directory alone.
+  scenarioDir: string;
 }
 
 export function runLayout(root: string): RunLayout {
@@ -43,6 +45,7 @@ export function runLayout(root: string): RunLayout {
     casts: path.join(root, "casts"),
     commands: path.join(root, "commands"),
     transcripts: path.join(root, "transcripts"),
+    scenarioDir: path.join(root, "scenario"),
   };
 }
 

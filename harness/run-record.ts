@@ -18,6 +18,14 @@ export const runRecordSchema = z.object({
   format: z.literal(1),
   id: z.string(),
   scenario: z.string(),
+  // Where the scenario came from; absent in runs recorded before it was kept (built-ins, named by `scenario`).
+  source: z
+    .discriminatedUnion("kind", [
+      z.object({ kind: z.literal("builtin"), name: z.string() }),
+      // `copy`: the file's source as it ran, relative to the run directory.
+      z.object({ kind: z.literal("file"), path: z.string(), sha256: z.string(), copy: z.string() }),
+    ])
+    .optional(),
   params: z.record(z.string(), z.unknown()),
   claude: z.object({
     // What the user asked for: a version word or a path.
@@ -31,6 +39,8 @@ export const runRecordSchema = z.object({
     sha256: z.string(),
   }),
   mock: z.object({ url: z.string(), script: z.unknown() }),
+  // The machine the run was recorded on, e.g. linux-x64; absent in runs recorded before it was kept.
+  platform: z.string().optional(),
   hookEvents: z.array(z.string()),
   startedAt: z.string(),
   endedAt: z.string().nullable(),

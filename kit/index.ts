@@ -4,7 +4,8 @@
 //   import { defineScenario, conversation, startWith, waitFor, bash, text, choice, judge, z } from "ccrepro";
 //
 // A scenario is one object: a mock script (the conversation the fake API plays), the steps the driver takes, and a
-// pure check that reads the recordings and returns a verdict. See README "Reproduce your own bug".
+// pure check that reads the recordings and returns a verdict. See README "Reproduce your own bug"; `ccrepro new NAME`
+// writes a commented file to start from. Doc comments sit on the declarations, so an editor shows them on completion.
 
 export { z } from "zod";
 
@@ -12,12 +13,16 @@ export { z } from "zod";
 export { defineScenario, scenarioProblems, ScenarioDefinitionError, type KnownState, type KnownVerdict, type Scenario } from "./scenario.ts";
 export { choice, count, flag, milliseconds } from "./params.ts";
 
-// What the mock answers: reply builders, and the script they go into.
-export { bash, nodeWait, text, toolCall, type ReplyInput } from "./replies.ts";
+// What the mock answers: reply builders (text, tool calls, background Bash, subagent launch, thinking), faults, and
+// the script they go into.
+export { bash, nodeWait, subagent, text, thinking, toolCall, type ReplyInput } from "./replies.ts";
+export { drop, httpError, midStreamError, stall, type FaultInput } from "./faults.ts";
 export type { MockScriptInput } from "../mock-api/script.ts";
 
-// What the driver does: steps, and the moves scenarios share.
+// What the driver does: steps (start + send, wait, stop, resume, send, command, terminal, type, press, screen waits,
+// pause), and the moves scenarios share.
 export { answeredAndSettled, conversation, resultSeen, sessionNamed, startWith, waitFor, type ConversationStream } from "./moves.ts";
+export { command, pause, press, resume, screenWait, send, stop, terminal, type } from "./steps.ts";
 export type { CommandOutput, CommandView, HookCapture, StdinMessage, Step, StopHow, TerminalKey, TerminalView } from "../harness/plan.ts";
 
 // What a check reads: the run's recordings.
@@ -26,10 +31,12 @@ export type { HookRecord, Recordings, SessionRecording, StdoutRecord } from "../
 // Judging: every checker returns { reached, findings, notes }; judge() turns that into the verdict.
 export { finding, judge, type CheckerOutput, type CheckResult, type Finding, type Reached, type Verdict } from "../core/verdict.ts";
 
-// The checkers, with their finding ids.
+// The checkers, with their finding ids: notification bytes across boundaries, the turn grammar, hook payloads,
+// continuation after /background, the prompt cache. comparePrefix tells whether a prompt prefix kept its bytes.
 export { describeBoundary, findBoundaries, type Boundary, type BoundaryKind } from "../checker/boundaries.ts";
 export { auditCache, resumeCacheFindings, type CacheAudit, type CacheFinding } from "../checker/cache-audit.ts";
 export { checkNotificationStability, NOTIFICATION_FINDINGS, type NotificationFindingId } from "../checker/notification-check.ts";
+export { comparePrefix, type PrefixComparison } from "../checker/prefix.ts";
 export { checkTurnGrammar, checkTurnStructure, promptAnswered, TURN_FINDINGS, type TurnFindingId } from "../checker/turns.ts";
 export { checkHookPrompts, HOOK_FINDINGS, type HookFindingId } from "../checker/hooks.ts";
 export { notificationDeliveries } from "../checker/notification-delivery.ts";

@@ -6,45 +6,53 @@ import type { Recordings } from "../harness/recordings.ts";
 import type { MockScriptInput } from "../mock-api/script.ts";
 import { API_FINDINGS, type ApiFindingId } from "../checker/api-conformance.ts";
 
-// A verdict a release can be known to give; ERROR is a harness failure, never a property of a release.
+/** A verdict a release can be known to give; ERROR is a harness failure, never a property of a release. */
 export type KnownVerdict = Exclude<Verdict, "ERROR">;
 
 export interface KnownState<F extends string = string> {
-  // A semver range of releases.
+  /** A semver range of releases. */
   versions: string;
-  // Parameter values the entry was measured with; the defaults when absent.
+  /** Parameter values the entry was measured with; the defaults when absent. */
   params?: Record<string, unknown>;
+  /** The verdict the range gives: GREEN, RED or INCONCLUSIVE (ERROR is never a property of a release). */
   verdict: KnownVerdict;
-  // One of the scenario's own finding ids.
+  /** One of the scenario's own finding ids. */
   finding?: F;
+  /** What was seen, in words; reports and the nightly ledger show it. */
   note: string;
 }
 
 type ParamsSchema = z.ZodType<Record<string, unknown>>;
 
 export interface Scenario<P extends ParamsSchema = ParamsSchema, F extends string = string> {
-  // Lower-case words joined by dashes; a built-in's file is named after it.
+  /** Lower-case words joined by dashes; a built-in's file is named after it. */
   name: string;
+  /** One sentence: the behaviour that should hold (GREEN) and that the bug breaks. */
   summary: string;
-  // The bug report this scenario reproduces: an upstream link, and in words what it found.
+  /** The bug report this scenario reproduces: an upstream link, and in words what it found. */
   source: string;
-  // The upstream report's address, where there is one; reports link to it.
+  /** The upstream report's address, where there is one; reports link to it. */
   link?: string;
+  /** The parameters, as a zod schema that accepts `{}` (every field has a default); `--param key=value` sets them. */
   params: P;
-  // The finding ids this scenario's check can report as RED (and informational ones `known` names); `known` may name
-  // only these and API_FINDINGS, which the pipeline adds to every scenario's result.
+  /**
+   * The finding ids this scenario's check can report as RED (and informational ones `known` names); `known` may name
+   * only these and API_FINDINGS, which the pipeline adds to every scenario's result.
+   */
   findings: readonly F[];
+  /** What the fake Messages API answers: usually `conversation({ main: { marker, replies: [...] } })`. */
   mockScript(params: z.output<P>): MockScriptInput;
+  /** Hook events to register and record (payloads byte-exact): a list of names, or "all" the release knows. */
   hooks?: HookCapture;
-  // Names of variables to pass from the caller's environment; nothing else of it reaches the binary.
+  /** Names of variables to pass from the caller's environment; nothing else of it reaches the binary. */
   passEnv?: string[];
-  // What the driver does, in order; a step's own timeout bounds every wait.
+  /** What the driver does, in order; a step's own timeout bounds every wait. */
   steps(params: z.output<P>): Step[];
-  // Pure: the recordings in, the verdict out. Must not report GREEN when the run did not reach its point.
+  /** Pure: the recordings in, the verdict out. Must not report GREEN when the run did not reach its point. */
   check(rec: Recordings, params: z.output<P>): CheckResult;
-  // What is known per release; a nightly's ledger starts from it.
+  /** What is known per release; a nightly's ledger starts from it. */
   known: KnownState<NoInfer<F> | ApiFindingId>[];
-  // Upper bound for the whole run, as a safety net on top of every step's own timeout.
+  /** Upper bound for the whole run, as a safety net on top of every step's own timeout. */
   timeoutMs: number;
 }
 
@@ -80,8 +88,10 @@ export class ScenarioDefinitionError extends Error {
   }
 }
 
-// Checks what the types cannot: the object's shape when it came from JavaScript, that `known` names only declared
-// findings, and that the parameters have defaults for every field.
+/**
+ * Checks what the types cannot: the object's shape when it came from JavaScript, that `known` names only declared
+ * findings, and that the parameters have defaults for every field.
+ */
 export function scenarioProblems(scenario: unknown): string[] {
   const shaped = scenarioShape.safeParse(scenario);
   if (!shaped.success) return shaped.error.issues.map((issue) => `${issue.path.join(".") || "(scenario)"}: ${issue.message}`);
@@ -96,7 +106,7 @@ export function scenarioProblems(scenario: unknown): string[] {
   return problems;
 }
 
-// Typed identity for scenario files; throws at load time when the definition is wrong, naming the field.
+/** Typed identity for scenario files; throws at load time when the definition is wrong, naming the field. */
 export function defineScenario<P extends ParamsSchema, const F extends string>(scenario: Scenario<P, F>): Scenario<P, F> {
   const problems = scenarioProblems(scenario);
   if (problems.length > 0) throw new ScenarioDefinitionError(problems);

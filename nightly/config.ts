@@ -1,10 +1,12 @@
 // The nightly configuration: which scenarios, versions, repeats and expectations — validated with messages that name the field.
+import path from "node:path";
 import semver from "semver";
 import { z } from "zod";
 import { UserError } from "../core/errors.ts";
 import { readJsonFile } from "../core/json-file.ts";
-import { findScenario, SCENARIOS } from "../scenarios/index.ts";
 import type { Scenario } from "../kit/scenario.ts";
+import { knownScenarios, loadScenario, looksLikePath, scenarioByName } from "../pipeline/scenario-source.ts";
+import { SCENARIOS } from "../scenarios/index.ts";
 
 // Stands for `since:<the previous nightly's start>`: every release published since the previous nightly.
 export const SINCE_PREVIOUS = "since:previous";
@@ -87,10 +89,10 @@ export function parseNightlyConfig(raw: unknown, source: string): NightlyConfig 
     throw badConfig(source, fieldPath(issue.path), issue.message);
   }
   const config = parsed.data;
-  const known = SCENARIOS.map((s) => s.name).join(", ");
+  const known = knownScenarios().map((s) => s.name).join(", ");
   const seen = new Map<string, number>();
   scenarioEntries(config).forEach((entry, i) => {
-    const scenario = findScenario(entry.name);
+    const scenario = scenarioByName(entry.name);
     const at = typeof config.scenarios?.[i] === "string" ? `scenarios[${i}]` : `scenarios[${i}].name`;
     if (!scenario) throw badConfig(source, at, `unknown scenario "${entry.name}" (known: ${known})`);
     const params = checkScenarioParams(source, scenario, entry.params, ["scenarios", i, "params"]);
@@ -100,7 +102,7 @@ export function parseNightlyConfig(raw: unknown, source: string): NightlyConfig 
     seen.set(identity, i);
   });
   config.expectations.forEach((entry, i) => {
-    const scenario = findScenario(entry.scenario);
+    const scenario = scenarioByName(entry.scenario);
     if (!scenario) throw badConfig(source, `expectations[${i}].scenario`, `unknown scenario "${entry.scenario}" (known: ${known})`);
     // Only the values given; the cell's own fill in the rest when the ledger matches.
     if (entry.params) checkScenarioParams(source, scenario, entry.params, ["expectations", i, "params"]);
@@ -108,9 +110,44 @@ export function parseNightlyConfig(raw: unknown, source: string): NightlyConfig 
   return config;
 }
 
-export function loadNightlyConfig(file: string): NightlyConfig {
+// Scenario entries (and expectations) given as a path, relative to the config file, are loaded and replaced by the
+// scenario's name, so the matrix, the ledger and the cells name file scenarios as they name built-ins.
+export async function loadScenarioFiles(raw: unknown, source: string): Promise<unknown> {
+  if (typeof raw !== "object" || raw === null) return raw;
+  const config = raw as { scenarios?: unknown; expectations?: unknown };
+  const baseDir = path.dirname(path.resolve(source));
+  const named = async (word: unknown, at: string): Promise<unknown> => {
+    if (typeof word !== "string" || !looksLikePath(word)) return word;
+    try {
+      return (await loadScenario(word, { baseDir })).name;
+    } catch (error) {
+      throw badConfig(source, at, (error as Error).message.replace(/\.$/, ""));
+    }
+  };
+  const scenarios = Array.isArray(config.scenarios)
+    ? await Promise.all(
+        config.scenarios.map(async (entry: unknown, i) =>
+          typeof entry === "object" && entry !== null && "name" in entry
+            ? { ...entry, name: await named((entry as { name: unknown }).name, `scenarios[${i}].name`) }
+            : named(entry, `scenarios[${i}]`),
+        ),
+      )
+    : config.scenarios;
+  const expectations = Array.isArray(config.expectations)
+    ? await Promise.all(
+        config.expectations.map(async (entry: unknown, i) =>
+          typeof entry === "object" && entry !== null && "scenario" in entry
+            ? { ...entry, scenario: await named((entry as { scenario: unknown }).scenario, `expectations[${i}].scenario`) }
+            : entry,
+        ),
+      )
+    : config.expectations;
+  return { ...config, ...(scenarios === undefined ? {} : { scenarios }), ...(expectations === undefined ? {} : { expectations }) };
+}
+
+export async function loadNightlyConfig(file: string): Promise<NightlyConfig> {
   const raw = readJsonFile(file, "nightly config", (kind, message) =>
     new UserError(kind === "unreadable" ? `${message}; pass the path of a JSON config, or omit --config for the default` : message, "BAD_CONFIG"),
   );
-  return parseNightlyConfig(raw, file);
+  return parseNightlyConfig(await loadScenarioFiles(raw, file), file);
 }

@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from "node:util";
 import semver from "semver";
 import { z } from "zod";
 import type { CheckResult } from "../core/verdict.ts";
-import { findScenario, SCENARIOS } from "../scenarios/index.ts";
+import { knownScenarios, scenarioByName } from "../pipeline/scenario-source.ts";
 import type { NightlyConfig } from "./config.ts";
 
 export const expectationSchema = z.object({
@@ -48,7 +48,7 @@ export function buildLedger(config: NightlyConfig): LedgerEntry[] {
 
 // The scenarios' own `known` lists: each entry covers the parameters it was measured with (the defaults, unless it says).
 export function scenarioLedger(): LedgerEntry[] {
-  return SCENARIOS.flatMap((scenario) => {
+  return knownScenarios().flatMap((scenario) => {
     const defaults = scenario.params.parse({});
     return scenario.known.map(
       (known): LedgerEntry => ({
@@ -71,7 +71,7 @@ export function scenarioLedger(): LedgerEntry[] {
 // Entry values go through the scenario's schema with the cell's own, so "1000" and 1000 name the same value.
 function paramsMatch(scenarioName: string, wanted: Record<string, unknown> | null, cellParams: Record<string, unknown>): boolean {
   if (wanted === null) return true;
-  const scenario = findScenario(scenarioName);
+  const scenario = scenarioByName(scenarioName);
   if (!scenario) return false;
   const cell = scenario.params.safeParse(cellParams);
   const merged = scenario.params.safeParse({ ...cellParams, ...wanted });

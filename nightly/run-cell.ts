@@ -3,7 +3,7 @@ import type { CheckResult } from "../core/verdict.ts";
 import { releaseRunner, type ReleaseRunner } from "../pipeline/run-scenario.ts";
 import { harnessErrorResult } from "../pipeline/verdict-rules.ts";
 import type { CacheOptions } from "../releases/release-cache.ts";
-import { findScenario } from "../scenarios/index.ts";
+import { scenarioByName } from "../pipeline/scenario-source.ts";
 import type { PlannedCell } from "./matrix.ts";
 
 export interface CellTask {
@@ -30,7 +30,7 @@ export function releaseCellRunner(versions: readonly string[], repeats: number, 
   for (const version of versions) runsPerVersion.set(version, (runsPerVersion.get(version) ?? 0) + repeats);
   const runners = new Map<string, ReleaseRunner>();
   return async ({ cell, runsDir, signal }) => {
-    const scenario = findScenario(cell.scenario);
+    const scenario = scenarioByName(cell.scenario);
     if (!scenario) throw new Error(`the matrix names an unregistered scenario ${cell.scenario}`);
     let runner = runners.get(runsDir);
     if (!runner) {

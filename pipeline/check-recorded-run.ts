@@ -3,14 +3,15 @@ import fs from "node:fs";
 import { loadRecordings } from "../harness/recordings.ts";
 import { readRunRecord } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
-import { findScenario } from "../scenarios/index.ts";
 import type { CheckResult } from "../core/verdict.ts";
+import type { Scenario } from "../kit/scenario.ts";
+import { scenarioByName } from "./scenario-source.ts";
 import { harnessErrorResult } from "./verdict-rules.ts";
 import { withApiConformance } from "../checker/api-conformance.ts";
 import { withCacheNotes } from "./cache-notes.ts";
 
-
-export function checkRecordedRun(runDir: string): CheckResult {
+// `scenario`: the one the run was recorded with, when the caller has it (a file scenario: see scenarioOfRun()).
+export function checkRecordedRun(runDir: string, given?: Scenario): CheckResult {
   const layout = runLayout(runDir);
   if (!fs.existsSync(layout.runJson)) return harnessErrorResult(`${runDir} has no run.json: not a run directory`);
   let record;
@@ -23,8 +24,12 @@ export function checkRecordedRun(runDir: string): CheckResult {
   if (!record.recordingComplete) return harnessErrorResult("the recording was cut short (ccrepro stopped before the run ended); its logs may be partial");
   const failedStep = record.steps.find((step) => step.outcome === "error");
   if (failedStep) return harnessErrorResult(`step ${failedStep.index + 1} (${failedStep.label}) failed: ${failedStep.detail ?? "no detail"}`);
-  const scenario = findScenario(record.scenario);
+  const scenario = given ?? scenarioByName(record.scenario);
+  if (!scenario && record.source?.kind === "file") {
+    return harnessErrorResult(`scenario ${record.scenario} came from the file ${record.source.path}, which is not loaded; \`ccrepro check\` judges it with the copy in ${record.source.copy}`);
+  }
   if (!scenario) return harnessErrorResult(`run.json names an unknown scenario "${record.scenario}"`);
+  const file = record.source?.kind === "file" ? record.source.path : null;
   const params = scenario.params.safeParse(record.params);
   if (!params.success) return harnessErrorResult(`run.json's parameters no longer fit scenario ${scenario.name}: ${params.error.message}`);
   try {
@@ -32,6 +37,10 @@ export function checkRecordedRun(runDir: string): CheckResult {
     // Every scenario's result also carries the requests the real API would have rejected, and what caching cost.
     return withCacheNotes(withApiConformance(scenario.check(rec, params.data), rec.requests), rec);
   } catch (error) {
+    // A user's check that throws is a bug in that file: name it, so the fix is obvious.
+    if (file !== null) {
+      return harnessErrorResult(`the check of scenario file ${file} threw: ${(error as Error).message}; fix its check() and run \`ccrepro check\` on this run directory again`);
+    }
     // A damaged log (a missing body, a cut line) is the usual cause; the message names it, a stack would bury it.
     return harnessErrorResult(`the checker could not read this run: ${(error as Error).message}`);
   }

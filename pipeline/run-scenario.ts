@@ -8,6 +8,7 @@ import { installRelease, unpinRelease, type CacheOptions, type InstalledRelease 
 import type { ResolvedClaude } from "../releases/resolve.ts";
 import type { Scenario } from "../kit/scenario.ts";
 import { checkRecordedRun } from "./check-recorded-run.ts";
+import { originOf } from "./scenario-source.ts";
 
 export interface ScenarioRun {
   scenario: Scenario;
@@ -37,10 +38,11 @@ export async function runAndCheck(run: ScenarioRun): Promise<CheckedRun> {
     hooks: scenario.hooks,
     passEnv: scenario.passEnv,
     timeoutMs: scenario.timeoutMs,
+    source: originOf(scenario),
   };
   const { runDir } = await recordRun({ plan, claude: run.claude, requested: run.requested, runsDir: run.runsDir, abort: run.abort, onProgress: run.onProgress });
   const started = performance.now();
-  const result = checkRecordedRun(runDir);
+  const result = checkRecordedRun(runDir, scenario);
   const record = recordVerdict(runLayout(runDir).runJson, result, performance.now() - started);
   return { runDir, record: { ...record, result } };
 }

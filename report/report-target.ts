@@ -11,7 +11,7 @@ import { cellFromRuns } from "../nightly/cell-outcome.ts";
 import { scenarioLedger } from "../nightly/ledger.ts";
 import { cellKey, paramsLabel } from "../nightly/matrix.ts";
 import { readSummary, SUMMARY_FILE, type Summary } from "../nightly/summary.ts";
-import { findScenario } from "../scenarios/index.ts";
+import { scenarioByName } from "../pipeline/scenario-source.ts";
 
 export interface ReportInput {
   summary: Summary;
@@ -20,8 +20,8 @@ export interface ReportInput {
 }
 
 // Parameters that differ from the scenario's defaults: the ones a person set, as a nightly config would name them.
-function givenParams(scenarioName: string, params: Record<string, unknown>): Record<string, unknown> {
-  const scenario = findScenario(scenarioName);
+export function givenParams(scenarioName: string, params: Record<string, unknown>): Record<string, unknown> {
+  const scenario = scenarioByName(scenarioName);
   if (!scenario) return params;
   const defaults = scenario.params.safeParse({});
   if (!defaults.success) return params;

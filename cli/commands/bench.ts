@@ -12,12 +12,12 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 export function registerBenchCommand(program: Command, ctx: CliContext): void {
   withRunOptions(program.command("bench"))
     .description("run a scenario several times and print wall time, floor and their ratio per run")
-    .argument("[scenario]", "scenario name", "subagent-resume-notification-header")
+    .argument("[scenario]", "a scenario name or a scenario file's path", "subagent-resume-notification-header")
     .option("--claude <word>", "a version, latest, or a path", "2.1.332")
     .option("--runs <n>", "how many runs", wholeNumber("--runs", 1, 100), 3)
     .option("--max-ratio <r>", "exit 1 when the median ratio is above this", positiveNumber("--max-ratio"), 1.1)
     .action(async (name: string, options) => {
-      const scenario = ctx.scenarioNamed(name);
+      const scenario = await ctx.scenarioNamed(name);
       const params = parseScenarioParams(scenario, options.param);
       const claude = await resolveClaude(options.claude);
       const abort = ctx.interruptSignal();

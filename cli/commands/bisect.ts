@@ -42,7 +42,7 @@ async function fetchChangelog(): Promise<string> {
 export function registerBisectCommand(program: Command, ctx: CliContext): void {
   withRunOptions(program.command("bisect"))
     .description("find the adjacent pair of releases where a scenario's outcome changes")
-    .argument("<scenario>", "scenario name")
+    .argument("<scenario>", "a scenario name or a scenario file's path")
     .requiredOption("--old <version>", "an older release (its outcome is the 'old' class)")
     .requiredOption("--new <version>", "a newer release (its outcome is the 'new' class); latest works")
     .option("--repeat <n>", "runs per release; disagreeing repeats mark it flaky", wholeNumber("--repeat", 1, 20), 1)
@@ -50,12 +50,13 @@ export function registerBisectCommand(program: Command, ctx: CliContext): void {
     .option("--json", "print the result as JSON")
     .option("--check-changelog", "check that both releases' changelog entries are reachable")
     .action(async (name: string, options) => {
-      const scenario = ctx.scenarioNamed(name);
+      const scenario = await ctx.scenarioNamed(name);
       const params = parseScenarioParams(scenario, options.param);
       const [old, newer] = await Promise.all([singleVersion(options.old, "--old"), singleVersion(options.new, "--new")]);
       const runner = releaseRunner(options.runsDir);
       const result = await runBisect({
-        scenario: scenario.name,
+        // The word as given, so the resume command it prints names a scenario file by its path.
+        scenario: name,
         old,
         new: newer,
         candidates: await versionsBetween(old, newer),

@@ -2,6 +2,7 @@
 import path from "node:path";
 import type { Command } from "commander";
 import { checkRecordedRun } from "../../pipeline/check-recorded-run.ts";
+import { scenarioOfRun } from "../../pipeline/scenario-source.ts";
 import { VERDICT_EXIT } from "../../core/verdict.ts";
 import type { CliContext } from "../context.ts";
 import { formatCheckResult } from "../format-result.ts";
@@ -12,8 +13,10 @@ export function registerCheckCommand(program: Command, ctx: CliContext): void {
     .description("recompute a run's verdict from its directory alone")
     .argument("<run-dir>")
     .option("--json", "print the verdict and findings as JSON")
-    .action((runDir: string, options) => {
-      const result = checkRecordedRun(path.resolve(runDir));
+    .action(async (runDir: string, options) => {
+      const dir = path.resolve(runDir);
+      // A file scenario is judged by the copy its run directory keeps.
+      const result = checkRecordedRun(dir, await scenarioOfRun(dir));
       ctx.print(options.json ? JSON.stringify(result, null, 2) : formatCheckResult(result, runDir));
       ctx.setExit(VERDICT_EXIT[result.verdict]);
     });

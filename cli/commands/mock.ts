@@ -18,12 +18,10 @@ export function registerMockCommand(program: Command, ctx: CliContext): void {
     .option("--log-dir <dir>", "where requests are logged", path.join("runs", `mock-${Date.now()}`))
     .option("--strict", "answer a request the real API would reject with the API's 400, not the scripted reply")
     .action(async (options) => {
+      const scenario = options.scenario ? await ctx.scenarioNamed(options.scenario) : null;
       const scripted = options.script
         ? loadMockScript(options.script)
-        : mockScriptSchema.parse(options.scenario ? (() => {
-            const scenario = ctx.scenarioNamed(options.scenario);
-            return scenario.mockScript(parseScenarioParams(scenario, {}));
-          })() : {});
+        : mockScriptSchema.parse(scenario ? scenario.mockScript(parseScenarioParams(scenario, {})) : {});
       const script = options.strict ? { ...scripted, strict: true } : scripted;
       const server = await startMockServer({ script, port: options.port, logDir: path.resolve(options.logDir) });
       ctx.print(`mock Messages API at ${server.url}`);

@@ -29,13 +29,13 @@ export function registerNightlyCommand(program: Command, ctx: CliContext): void 
   program
     .command("nightly")
     .description("run the nightly matrix and write summary.json, summary.md, junit.xml and index.html; exit 0 as expected, 1 unexpected or changed, 3 harness errors")
-    .option("--config <file>", "nightly config (JSON); default: every scenario on latest, the 2.1.281 baseline and releases since the previous nightly")
+    .option("--config <file>", "nightly config (JSON; a scenario entry may be a file path, relative to the config); default: every scenario on latest, the 2.1.281 baseline and releases since the previous nightly")
     .option("--out <dir>", "the nightly directory; default runs/nightly-<UTC time>")
     .option("--previous <file>", "summary.json (or nightly directory) to compare with; default: the newest earlier nightly beside --out")
     .option("--shard <K/N>", "run only slice K of N of the matrix (merge the slices with report --merge)")
     .option("--concurrency <n>", "cells at a time, overriding the config", wholeNumber("--concurrency", 1, 64))
     .action(async (options) => {
-      let config = options.config ? loadNightlyConfig(options.config) : defaultNightlyConfig();
+      let config = options.config ? await loadNightlyConfig(options.config) : defaultNightlyConfig();
       if (options.concurrency !== undefined) config = { ...config, concurrency: options.concurrency };
       const shard = options.shard ? parseShard(options.shard) : null;
       const now = new Date();

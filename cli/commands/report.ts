@@ -7,6 +7,7 @@ import { checkOutDir, defaultNightlyDir } from "../../nightly/out-dir.ts";
 import { findPreviousNightly, loadPreviousNightly } from "../../nightly/previous.ts";
 import { readSummary } from "../../nightly/summary.ts";
 import { loadReportInput } from "../../report/report-target.ts";
+import { renderIssue } from "../../report/issue.ts";
 import { REPORT_FORMATS, reporterFor, type ReportFormat } from "../../report/reporters.ts";
 import type { CliContext } from "../context.ts";
 import { publishNightly } from "./nightly.ts";
@@ -16,7 +17,7 @@ export function registerReportCommand(program: Command, ctx: CliContext): void {
     .command("report")
     .description("print a nightly or run directory's report again from its files, or join shards with --merge")
     .argument("[dir]", "a nightly directory (summary.json) or a run directory (run.json)")
-    .addOption(new Option("--format <format>", "what to print").choices(REPORT_FORMATS).default("md"))
+    .addOption(new Option("--format <format>", "what to print; issue: one run as Markdown for a bug tracker").choices([...REPORT_FORMATS, "issue"]).default("md"))
     .option("--merge <dirs...>", "shard directories of one nightly to join into one (writes every report into --out)")
     .option("--out <dir>", "with --merge: the merged nightly directory; default runs/nightly-<UTC time>")
     .option("--previous <file>", "with --merge: summary.json to compare with; default: the newest earlier nightly beside --out")
@@ -31,6 +32,10 @@ export function registerReportCommand(program: Command, ctx: CliContext): void {
         return;
       }
       if (dir === undefined) throw new UserError("report needs a nightly or run directory (or --merge with shard directories)", "BAD_ARGUMENT");
+      if (options.format === "issue") {
+        ctx.print(renderIssue(dir).trimEnd());
+        return;
+      }
       ctx.print(reporterFor(options.format as ReportFormat).render(loadReportInput(dir)).trimEnd());
     });
 }

@@ -12,13 +12,13 @@ import { wholeNumber } from "../numbers.ts";
 export function registerRunCommand(program: Command, ctx: CliContext): void {
   withRunOptions(program.command("run"))
     .description("run a scenario against a claude release or binary; exit 0 GREEN, 1 RED, 2 INCONCLUSIVE, 3 ERROR")
-    .argument("<scenario>", "scenario name (ccrepro scenarios lists them)")
+    .argument("<scenario>", "a scenario name (ccrepro scenarios lists them) or a scenario file's path")
     .requiredOption("--claude <word>", "a version, latest, or a path to a claude executable")
     .option("--repeat <n>", "run it n times", wholeNumber("--repeat", 1, 100), 1)
     .option("--json", "print the result as JSON")
     .addOption(new Option("--exit-codes <style>", "exit code convention").choices(["verdict", "git-bisect"]).default("verdict"))
     .action(async (name: string, options) => {
-      const scenario = ctx.scenarioNamed(name);
+      const scenario = await ctx.scenarioNamed(name);
       const params = parseScenarioParams(scenario, options.param);
       const claude = await resolveClaude(options.claude);
       const abort = ctx.interruptSignal();

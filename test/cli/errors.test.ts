@@ -1,5 +1,7 @@
 // Everything a user can get wrong gets one clear line on stderr and exit 3, never a stack trace.
+import fs from "node:fs";
 import net from "node:net";
+import path from "node:path";
 import os from "node:os";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
@@ -16,6 +18,16 @@ function expectUserError(result: Awaited<ReturnType<typeof ccrepro>>, message: R
 describe("ccrepro's user errors", { timeout: 60_000 }, () => {
   it("names the known scenarios for an unknown one", async () => {
     expectUserError(await ccrepro("run", "no-such-scenario", "--claude", "latest"), /unknown scenario "no-such-scenario"; known: .*subagent-resume-notification-header/);
+  });
+
+  it("names a bad scenario file, the place and the fix, for every command that takes one", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-bad-file-"));
+    const file = path.join(dir, "broken.ts");
+    fs.writeFileSync(file, 'import { z } from "ccrepro";\nexport default {\n  name: ,\n};\n');
+    for (const command of [["run", file, "--claude", "latest"], ["bench", file], ["bisect", file, "--old", "2.1.281", "--new", "2.1.332"], ["mock", "--scenario", file]]) {
+      expectUserError(await ccrepro(...command), new RegExp(`^ccrepro: scenario file ${file}:3:\\d+: syntax error: .*\\. Fix the file and run again$`));
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it("lists the allowed values of a bad parameter", async () => {

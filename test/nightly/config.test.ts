@@ -75,12 +75,12 @@ describe("parseNightlyConfig", () => {
     expect(configError(raw)).toMatch(message);
   });
 
-  it("reports a file that is not JSON, or is missing, as a config error", () => {
+  it("reports a file that is not JSON, or is missing, as a config error", async () => {
     const dir = tempDir("config");
     const file = path.join(dir, "bad.json");
     fs.writeFileSync(file, "{ versions: [latest] }");
-    expect(() => loadNightlyConfig(file)).toThrow(/is not valid JSON/);
-    expect(() => loadNightlyConfig(path.join(dir, "missing.json"))).toThrow(/cannot read nightly config/);
+    await expect(loadNightlyConfig(file)).rejects.toThrow(/is not valid JSON/);
+    await expect(loadNightlyConfig(path.join(dir, "missing.json"))).rejects.toThrow(/cannot read nightly config/);
   });
 });
 

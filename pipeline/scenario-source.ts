@@ -1,0 +1,186 @@
+// Where scenarios come from: a built-in name, or a file anywhere on disk that imports "ccrepro". Every command that
+// takes a scenario goes through loadScenario(); a bad file is a ScenarioFileError naming the file and the fix.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import module from "node:module";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { register } from "tsx/esm/api";
+import type { z } from "zod";
+import { UserError } from "../core/errors.ts";
+import type { ScenarioSource, Step } from "../harness/plan.ts";
+import { readRunRecord } from "../harness/run-record.ts";
+import { runLayout } from "../harness/run-layout.ts";
+import { scenarioProblems, type Scenario } from "../kit/scenario.ts";
+import { mockScriptSchema } from "../mock-api/script.ts";
+import { findScenario, SCENARIOS } from "../scenarios/index.ts";
+
+export class ScenarioFileError extends UserError {
+  constructor(
+    readonly file: string,
+    problem: string,
+    fix: string,
+  ) {
+    super(`scenario file ${file}: ${problem}. ${fix}`, "BAD_SCENARIO_FILE");
+    this.name = "ScenarioFileError";
+  }
+}
+
+const SCENARIO_EXTENSIONS = /\.(ts|mts|mjs|js)$/;
+
+// A word is a path when it could not be a scenario name: it has a slash or a script's extension.
+export function looksLikePath(word: string): boolean {
+  return word.includes("/") || word.includes(path.sep) || SCENARIO_EXTENSIONS.test(word);
+}
+
+const origins = new WeakMap<Scenario, ScenarioSource>();
+// File scenarios loaded in this process, by name, so a run's name finds its scenario again (check, nightly cells).
+const loaded = new Map<string, Scenario>();
+
+export function originOf(scenario: Scenario): ScenarioSource {
+  return origins.get(scenario) ?? { kind: "builtin", name: scenario.name };
+}
+
+// A built-in, or a file scenario this process loaded.
+export function scenarioByName(name: string): Scenario | undefined {
+  return findScenario(name) ?? loaded.get(name);
+}
+
+// Every scenario known to this process: the built-ins, then the loaded files.
+export function knownScenarios(): Scenario[] {
+  return [...SCENARIOS, ...loaded.values()];
+}
+
+export async function loadScenario(word: string, options: { baseDir?: string } = {}): Promise<Scenario> {
+  if (!looksLikePath(word)) {
+    const scenario = findScenario(word);
+    if (scenario) return scenario;
+    throw new UserError(
+      `unknown scenario "${word}"; known: ${SCENARIOS.map((s) => s.name).join(", ")} (a scenario file is given by its path, e.g. ./${word}.ts)`,
+      "UNKNOWN_SCENARIO",
+    );
+  }
+  return loadScenarioFile(path.resolve(options.baseDir ?? process.cwd(), word), word);
+}
+
+let hooksInstalled = false;
+let loads = 0;
+
+function installHooks(): void {
+  if (hooksInstalled) return;
+  const kitUrl = pathToFileURL(fileURLToPath(new URL("../kit/index.ts", import.meta.url))).href;
+  module.register(new URL("./resolve-ccrepro.mjs", import.meta.url).href, { data: { kitUrl } });
+  hooksInstalled = true;
+}
+
+// tsx reports a transform error as "<file>:<line>:<column>: ERROR: <message>"; keep that line, drop the rest.
+function importFailure(shown: string, error: unknown): ScenarioFileError {
+  const message = error instanceof Error ? error.message : String(error);
+  const located = /:(\d+):(\d+): ERROR: (.*)/.exec(message);
+  if (located) return new ScenarioFileError(`${shown}:${located[1]}:${located[2]}`, `syntax error: ${located[3]}`, "Fix the file and run again");
+  if (error instanceof Error && error.name === "ScenarioDefinitionError") {
+    return new ScenarioFileError(shown, `defineScenario() found problems: ${message}`, "Fix those fields and run again");
+  }
+  if (error instanceof SyntaxError) return new ScenarioFileError(shown, `syntax error: ${message}`, "Fix the file and run again");
+  const where = error instanceof Error ? firstFrameIn(error, shown) : "";
+  return new ScenarioFileError(`${shown}${where}`, `loading it threw ${error instanceof Error ? error.name : "a value"}: ${message}`, "Fix the file and run again");
+}
+
+// Where in the user's file a load-time exception happened, as ":line", when the stack says.
+function firstFrameIn(error: Error, shown: string): string {
+  const base = path.basename(shown);
+  const frame = (error.stack ?? "").split("\n").find((line) => line.includes(base));
+  const at = frame ? /:(\d+):\d+\)?$/.exec(frame.replace(/\?[^:]*/, "")) : null;
+  return at ? `:${at[1]}` : "";
+}
+
+// A union's "Invalid input" says nothing; the branch that got furthest into the value says what is wrong.
+function describeIssue(issue: z.core.$ZodIssue, at: PropertyKey[]): string {
+  const here = [...at, ...issue.path];
+  if (issue.code === "invalid_union" && issue.errors.length > 0) {
+    const branches = issue.errors.filter((branch) => branch.length > 0);
+    const deepest = branches.flat().sort((a, b) => b.path.length - a.path.length)[0];
+    if (deepest) return describeIssue(deepest, here);
+  }
+  return `${here.map(String).join(".")}: ${issue.message}`;
+}
+
+// Every step that names a session must come after the step that started it; a resume must name an earlier session.
+export function stepProblems(steps: readonly Step[]): string[] {
+  const started = new Set<string>();
+  const problems: string[] = [];
+  steps.forEach((step, i) => {
+    if (step.kind === "start" || step.kind === "terminal") {
+      if (step.kind === "start" && step.resume !== undefined && !started.has(step.resume)) {
+        problems.push(`steps[${i}] (start ${step.session}) resumes session "${step.resume}", which no earlier step started`);
+      }
+      started.add(step.session);
+      return;
+    }
+    if ("session" in step && !started.has(step.session)) {
+      problems.push(`steps[${i}] (${step.kind}) names session "${step.session}", which no earlier start step started (started so far: ${[...started].join(", ") || "none"})`);
+    }
+  });
+  return problems;
+}
+
+async function loadScenarioFile(file: string, shown: string): Promise<Scenario> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    throw new ScenarioFileError(shown, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, "Pass the path of a .ts or .mjs scenario file, or a built-in name from `ccrepro scenarios`");
+  }
+  installHooks();
+  // A namespace per load: a file edited since an earlier load in this process is imported afresh.
+  loads += 1;
+  const api = register({ namespace: `ccrepro-scenario-${loads}` });
+  let exported: Record<string, unknown>;
+  try {
+    exported = await api.import(pathToFileURL(file).href, import.meta.url);
+  } catch (error) {
+    throw importFailure(shown, error);
+  }
+  const scenario = exported.default as Scenario | undefined;
+  if (scenario === undefined) {
+    throw new ScenarioFileError(shown, "has no default export", "End it with `export default defineScenario({ … })` (ccrepro new NAME writes a starting file)");
+  }
+  const problems = scenarioProblems(scenario);
+  if (problems.length > 0) throw new ScenarioFileError(shown, `the default export is not a scenario: ${problems.join("; ")}`, "Fix those fields and run again");
+  if (findScenario(scenario.name)) {
+    throw new ScenarioFileError(shown, `its name "${scenario.name}" is a built-in scenario's`, "Give it a name of its own");
+  }
+  // What a run would do with the default parameters, checked now rather than minutes into a run.
+  const defaults = scenario.params.parse({});
+  let steps: Step[];
+  try {
+    const script = mockScriptSchema.safeParse(scenario.mockScript(defaults));
+    if (!script.success) {
+      const issues = script.error.issues.map((issue) => describeIssue(issue, ["mockScript"]));
+      throw new ScenarioFileError(shown, `its mock script is wrong: ${issues.join("; ")}`, "Fix the replies and run again");
+    }
+    steps = scenario.steps(defaults);
+  } catch (error) {
+    if (error instanceof ScenarioFileError) throw error;
+    throw new ScenarioFileError(shown, `building its script or steps for the default parameters threw: ${(error as Error).message}`, "Fix mockScript() or steps() and run again");
+  }
+  const stepIssues = stepProblems(steps);
+  if (stepIssues.length > 0) throw new ScenarioFileError(shown, stepIssues.join("; "), "Start each session (startWith(...) or a start step) before the steps that use it");
+  origins.set(scenario, { kind: "file", path: file, sha256: crypto.createHash("sha256").update(text).digest("hex"), text });
+  loaded.set(scenario.name, scenario);
+  return scenario;
+}
+
+// The scenario a run directory was recorded with: its copy of a file scenario, or the built-in it names.
+export async function scenarioOfRun(runDir: string): Promise<Scenario | undefined> {
+  const layout = runLayout(runDir);
+  let record;
+  try {
+    record = readRunRecord(layout.runJson);
+  } catch {
+    // checkRecordedRun says what is wrong with run.json.
+    return undefined;
+  }
+  if (record.source?.kind !== "file") return findScenario(record.scenario);
+  return loadScenarioFile(path.join(runDir, record.source.copy), path.join(runDir, record.source.copy));
+}

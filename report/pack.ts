@@ -1,0 +1,100 @@
+// `ccrepro pack`: a run directory as a .tar.gz to attach to a bug report — the isolated home's caches and sockets
+// left out, every absolute path of this machine replaced (report/anonymise.ts), every value of the caller's
+// environment replaced by its variable's name.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import * as tar from "tar";
+import { UserError } from "../core/errors.ts";
+import { readRunRecord } from "../harness/run-record.ts";
+import { runLayout } from "../harness/run-layout.ts";
+import { anonymiseText, discover, leftovers, realpath, reindex, replacementsFor, thisMachine, walk, type Leftover } from "./anonymise.ts";
+
+// What the binary keeps for itself under the isolated home and config: caches, backups, shell snapshots (they hold
+// the shell's environment), per-process session files and sockets. None of it is read by a check.
+const TRIMMED = (layout: ReturnType<typeof runLayout>) => [
+  path.join(layout.home, ".cache"),
+  path.join(layout.home, ".npm"),
+  path.join(layout.config, "backups"),
+  path.join(layout.config, "shell-snapshots"),
+  path.join(layout.config, "session-env"),
+  path.join(layout.config, "sessions"),
+  path.join(layout.config, "statsig"),
+  path.join(layout.config, "cache"),
+  path.join(layout.tmp, "cc-socks"),
+];
+
+// Values too common to be anyone's (the isolated environment sets several of them itself).
+const COMMON_VALUES = new Set(["true", "false", "C.UTF-8", "en_US.UTF-8", "xterm-256color", "/bin/bash", "/bin/sh", "/usr/local/bin:/usr/bin:/bin"]);
+const MIN_ENV_VALUE = 6;
+
+export interface PackOptions {
+  // The caller's environment, whose values must not leave the machine; process.env by default.
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface Packed {
+  file: string;
+  bytes: number;
+  files: number;
+  trimmed: string[];
+  // Machine paths the scan still found after anonymising: the caller says so.
+  leftovers: Leftover[];
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+function environmentReplacements(env: NodeJS.ProcessEnv): { pattern: RegExp; to: string }[] {
+  const pairs = new Map<string, string>();
+  for (const [name, value] of Object.entries(env)) {
+    if (!value || value.length < MIN_ENV_VALUE || COMMON_VALUES.has(value) || /^\d+$/.test(value)) continue;
+    // As written, and as it appears inside a JSON string.
+    for (const form of new Set([value, JSON.stringify(value).slice(1, -1)])) if (!pairs.has(form)) pairs.set(form, `$${name}`);
+  }
+  return [...pairs.entries()].sort((a, b) => b[0].length - a[0].length).map(([from, to]) => ({ pattern: new RegExp(escapeRegExp(from), "g"), to }));
+}
+
+function isText(bytes: Buffer): boolean {
+  return !bytes.includes(0);
+}
+
+export async function packRun(runDir: string, out: string, options: PackOptions = {}): Promise<Packed> {
+  const root = path.resolve(runDir);
+  const layout = runLayout(root);
+  if (!fs.existsSync(layout.runJson)) throw new UserError(`${root} is not a run directory (no run.json); pass a directory written by ccrepro run`, "BAD_RUN_DIR");
+  const env = options.env ?? process.env;
+  const record = readRunRecord(layout.runJson);
+  const staging = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-pack-"));
+  try {
+    const name = path.basename(root);
+    const staged = path.join(staging, name);
+    const trimmed = TRIMMED(layout).filter((p) => fs.existsSync(p));
+    const skip = new Set(trimmed);
+    // Regular files only: sockets, FIFOs and symlinks (which may point anywhere on the machine) stay behind.
+    fs.cpSync(root, staged, { recursive: true, filter: (source) => !skip.has(source) && (fs.lstatSync(source).isDirectory() || fs.lstatSync(source).isFile()) });
+
+    const paths = thisMachine();
+    for (const home of [env["HOME"], env["USERPROFILE"]]) paths.add("home", home);
+    for (const tmp of [env["TMPDIR"], env["TMP"], env["TEMP"]]) paths.add("tmp", tmp);
+    paths.merge(discover(root, walk(root), []).paths, false);
+    for (const at of new Set([root, realpath(root)])) paths.add("run", at);
+    if (record.source?.kind === "file") paths.add("scenario", path.dirname(record.source.path));
+    const replacements = [...replacementsFor(paths), ...environmentReplacements(env)];
+
+    const files = walk(staged);
+    for (const file of files) {
+      const bytes = fs.readFileSync(file);
+      if (!isText(bytes)) continue;
+      const text = bytes.toString("utf8");
+      const cleaned = anonymiseText(text, replacements.map((r) => ({ ...r, from: "" })));
+      if (cleaned !== text) fs.writeFileSync(file, cleaned);
+    }
+    // Bodies whose paths were replaced no longer match their index lines' sizes and hashes.
+    reindex(path.join(staged, path.relative(root, layout.mockLog)));
+    const file = path.resolve(out);
+    await tar.c({ gzip: true, file, cwd: staging, portable: true }, [name]);
+    return { file, bytes: fs.statSync(file).size, files: files.length, trimmed: trimmed.map((p) => path.relative(root, p)), leftovers: files.flatMap(leftovers).map((l) => ({ ...l, file: path.relative(staging, l.file) })) };
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+  }
+}

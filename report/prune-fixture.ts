@@ -1,0 +1,104 @@
+// Copies a run directory into a small test fixture: the logs the checker reads and only the chosen request bodies,
+// every machine path replaced (report/anonymise.ts).
+import fs from "node:fs";
+import path from "node:path";
+import { runLayout, sessionLayout } from "../harness/run-layout.ts";
+import { REQUEST_INDEX_FILE, logLineSchema } from "../mock-api/log-entry.ts";
+import { anonymiseText, discover, leftovers, readJson, realpath, record, replacementsFor, sha256, thisMachine, walk, type Pruned } from "./anonymise.ts";
+
+export interface CopyOptions {
+  bodies: Set<number> | "all";
+  stream: string | null;
+  bodyKeys: string[] | null;
+  trimText: number | null;
+  dropHeaders: boolean;
+  mockOnly: boolean;
+  foreground: string | null;
+}
+
+function trim(value: unknown, chars: number): unknown {
+  if (typeof value === "string") return value.length > chars ? `${value.slice(0, chars)}…[pruned]` : value;
+  if (Array.isArray(value)) return value.map((v) => trim(v, chars));
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, trim(v, chars)]));
+  return value;
+}
+
+export function copyRun(runDir: string, outDir: string, options: CopyOptions): Pruned {
+  const from = runLayout(path.resolve(runDir));
+  const to = runLayout(path.resolve(outDir));
+  const paths = thisMachine();
+  // Only what is copied is searched: iso/ and transcripts/ can be large.
+  const sources = [from.runJson, from.outboundLog, from.hooksLog, path.join(from.mockLog, REQUEST_INDEX_FILE)];
+  if (fs.existsSync(from.hooksDir)) sources.push(...walk(from.hooksDir));
+  for (const label of fs.existsSync(from.sessionsDir) ? fs.readdirSync(from.sessionsDir) : []) {
+    const session = sessionLayout(from, label);
+    sources.push(session.sessionJson, session.stdout, session.stdin, path.join(session.dir, "terminal.jsonl"));
+  }
+  const discovered = discover(from.root, sources.filter((f) => fs.existsSync(f)), []);
+  paths.merge(discovered.paths, false);
+  for (const root of new Set([from.root, realpath(from.root)])) paths.add("run", root);
+  const replacements = replacementsFor(paths);
+  const anonymise = (bytes: Buffer) => Buffer.from(anonymiseText(bytes.toString("utf8"), replacements), "utf8");
+  const written: string[] = [];
+  const write = (target: string, bytes: Buffer | string) => {
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, bytes);
+    written.push(target);
+  };
+  const copy = (source: string, target: string) => {
+    if (!fs.existsSync(source)) return;
+    if (fs.statSync(source).isDirectory()) {
+      for (const name of fs.readdirSync(source)) copy(path.join(source, name), path.join(target, name));
+      return;
+    }
+    write(target, anonymise(fs.readFileSync(source)));
+  };
+
+  if (!options.mockOnly) {
+    copy(from.runJson, to.runJson);
+    copy(from.hooksLog, to.hooksLog);
+    copy(from.hooksDir, to.hooksDir);
+    copy(from.outboundLog, to.outboundLog);
+    for (const label of fs.existsSync(from.sessionsDir) ? fs.readdirSync(from.sessionsDir) : []) {
+      const source = sessionLayout(from, label);
+      const target = sessionLayout(to, label);
+      for (const key of ["stdout", "stdin", "sessionJson"] as const) copy(source[key], target[key]);
+      // A terminal session's output chunks (harness/terminal-session.ts), for replaying its screen or its .cast.
+      copy(path.join(source.dir, "terminal.jsonl"), path.join(target.dir, "terminal.jsonl"));
+    }
+  }
+  const index: string[] = [];
+  let kept = 0;
+  let requests = 0;
+  const indexFile = path.join(from.mockLog, REQUEST_INDEX_FILE);
+  for (const line of fs.existsSync(indexFile) ? fs.readFileSync(indexFile, "utf8").split("\n").filter(Boolean) : []) {
+    const entry = logLineSchema.parse(JSON.parse(anonymise(Buffer.from(line)).toString("utf8")));
+    if (entry.kind === "request") {
+      requests += 1;
+      if (options.dropHeaders) entry.headers = {};
+      const wanted = (options.bodies === "all" || options.bodies.has(entry.seq)) && (options.stream === null || entry.stream === options.stream);
+      if (wanted) {
+        let body = anonymise(fs.readFileSync(path.join(from.mockLog, entry.bodyFile)));
+        if (options.bodyKeys || options.trimText !== null) {
+          let value = JSON.parse(body.toString("utf8")) as unknown;
+          if (options.bodyKeys) value = Object.fromEntries(options.bodyKeys.filter((k) => k in record(value)).map((k) => [k, record(value)[k]]));
+          if (options.trimText !== null) value = trim(value, options.trimText);
+          body = Buffer.from(JSON.stringify(value, null, 1), "utf8");
+        }
+        write(path.join(to.mockLog, entry.bodyFile), body);
+        entry.bodyBytes = body.length;
+        entry.bodySha256 = sha256(body);
+        kept += 1;
+      }
+    }
+    index.push(JSON.stringify(entry));
+  }
+  write(path.join(to.mockLog, REQUEST_INDEX_FILE), index.length ? `${index.join("\n")}\n` : "");
+  if (options.foreground) {
+    const session = readJson(sessionLayout(from, options.foreground).sessionJson);
+    if (session === null) throw new Error(`no session ${options.foreground} in ${runDir}`);
+    write(path.join(to.root, "foreground.json"), `${JSON.stringify({ pid: record(session)["pid"] ?? null })}\n`);
+  }
+  return { lines: [`pruned ${runDir} → ${outDir} (${kept} of ${requests} request bodies)`], leftovers: written.flatMap(leftovers) };
+}
+

@@ -1,0 +1,46 @@
+// The public entry's thin builders produce what the mock's script schema and the step executor accept.
+import { describe, expect, it } from "vitest";
+import { mockScriptSchema } from "../../mock-api/script.ts";
+import { command, conversation, drop, httpError, midStreamError, press, resume, stall, stop, subagent, text, thinking, type } from "../../kit/index.ts";
+import { stepProblems } from "../../pipeline/scenario-source.ts";
+
+describe("reply and fault builders", () => {
+  it("build replies the mock's script schema accepts, faults included", () => {
+    const script = mockScriptSchema.parse(
+      conversation({
+        main: {
+          marker: "M",
+          replies: [
+            thinking("plan first", text("planned")),
+            subagent("SUB run it", "worker", { background: true }),
+            httpError(529, { times: 2, then: text("after the retries") }),
+            midStreamError(text("cut"), { afterBlocks: 0 }),
+            stall(text("late"), { ms: 50 }),
+            drop(text("gone"), { afterEvents: 3 }),
+          ],
+        },
+      }),
+    );
+    const main = script.replies["main"] as Record<string, { content: { type: string }[]; fault?: { kind: string }; faultTimes?: number }>;
+    expect(main["0"]!.content.map((c) => c.type)).toEqual(["thinking", "text"]);
+    expect(main["1"]!.content[0]).toMatchObject({ type: "tool_use", name: ["Agent", "Task"], input: { run_in_background: true, subagent_type: "general-purpose" } });
+    expect([main["2"]!.fault?.kind, main["2"]!.faultTimes]).toEqual(["http-error", 2]);
+    expect(["3", "4", "5"].map((k) => main[k]!.fault?.kind)).toEqual(["mid-stream-error", "stall", "drop"]);
+  });
+});
+
+describe("step helpers", () => {
+  it("give the harness's steps, and resume names an earlier session", () => {
+    const steps = [...resume("s1", "s0", "go on"), stop("s1", "sigkill", 500), command("agents", ["agents", "--json"]), type("ui", "hi"), press("ui", "enter")];
+    expect(steps.slice(0, 3)).toEqual([
+      { kind: "start", session: "s1", resume: "s0" },
+      { kind: "send", session: "s1", message: { text: "go on" } },
+      { kind: "stop", session: "s1", how: "sigkill", graceMs: 500 },
+    ]);
+    expect(stepProblems(steps)).toEqual([
+      'steps[0] (start s1) resumes session "s0", which no earlier step started',
+      'steps[4] (type) names session "ui", which no earlier start step started (started so far: s1)',
+      'steps[5] (press) names session "ui", which no earlier start step started (started so far: s1)',
+    ]);
+  });
+});
