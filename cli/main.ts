@@ -10,6 +10,7 @@ import { registerNightlyCommand } from "./commands/nightly.ts";
 import { registerReportCommand } from "./commands/report.ts";
 import { registerRunCommand } from "./commands/run.ts";
 import { registerScenariosCommand } from "./commands/scenarios.ts";
+import { registerSweepCommand } from "./commands/sweep.ts";
 import { registerVersionsCommand } from "./commands/versions.ts";
 import { createCliContext } from "./context.ts";
 
@@ -46,6 +47,7 @@ export async function main(argv: string[]): Promise<number> {
     registerBenchCommand,
     registerNightlyCommand,
     registerReportCommand,
+    registerSweepCommand,
   ]) {
     register(program, ctx);
   }
