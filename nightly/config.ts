@@ -42,6 +42,9 @@ export const nightlyConfigSchema = z.strictObject({
   expectations: z.array(expectationEntrySchema).default([]),
   // Whether the scenarios' `known` lists seed the ledger after the entries above.
   seedFromScenarios: z.boolean().default(true),
+  // Sweeps to run after the matrix, each shown as a release strip in the report: a scenario over a semver range
+  // or a comma list of versions.
+  sweeps: z.array(z.strictObject({ scenario: z.string().min(1), versions: z.string().min(1), params: paramsSchema.default({}), repeat: z.int().min(1).max(20).default(1) })).default([]),
 });
 export type NightlyConfig = z.infer<typeof nightlyConfigSchema>;
 
@@ -104,6 +107,11 @@ export function parseNightlyConfig(raw: unknown, source: string): NightlyConfig 
     if (!scenario) throw badConfig(source, `expectations[${i}].scenario`, `unknown scenario "${entry.scenario}" (known: ${known})`);
     // Only the values given; the cell's own fill in the rest when the ledger matches.
     if (entry.params) checkScenarioParams(source, scenario, entry.params, ["expectations", i, "params"]);
+  });
+  config.sweeps.forEach((entry, i) => {
+    const scenario = findScenario(entry.scenario);
+    if (!scenario) throw badConfig(source, `sweeps[${i}].scenario`, `unknown scenario "${entry.scenario}" (known: ${known})`);
+    entry.params = checkScenarioParams(source, scenario, entry.params, ["sweeps", i, "params"]);
   });
   return config;
 }

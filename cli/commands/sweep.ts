@@ -50,6 +50,36 @@ function resumeCommand(argv: readonly string[]): string {
   return ["ccrepro", ...argv].map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`)).join(" ");
 }
 
+// A sweep a nightly config asked for, run into its own directory with the same progress lines; its strip is
+// written beside it and shown in the nightly's report.
+export async function runConfiguredSweep(
+  ctx: CliContext,
+  entry: { scenario: string; versions: string; params: Record<string, unknown>; repeat: number },
+  dir: string,
+  concurrency: number,
+  signal: AbortSignal,
+): Promise<{ file: SweepFile; dir: string }> {
+  const scenario = ctx.scenarioNamed(entry.scenario);
+  const progress = createProgress(`sweep ${scenario.name}`);
+  const outcome = await runSweep({
+    scenario,
+    params: entry.params,
+    versionsWord: entry.versions,
+    versions: await resolveSweepVersions(entry.versions),
+    repeat: entry.repeat,
+    concurrency,
+    outDir: dir,
+    signal,
+    onEvent: (event) => {
+      if (event.kind === "planned") return progress.start(event.total, event.already);
+      const shown = sweepEventLine(event);
+      if (shown) progress.event(shown.line, shown.advance);
+    },
+  }).finally(() => progress.stop());
+  writeReleaseStrip(outcome.file, dir);
+  return { file: outcome.file, dir };
+}
+
 export function registerSweepCommand(program: Command, ctx: CliContext): void {
   withRunOptions(program.command("sweep"))
     .description("run a scenario on every release in a range (pipelined, resumable); print a table and write sweep.json and strip.html")
