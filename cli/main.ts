@@ -2,6 +2,7 @@
 import { Command, CommanderError } from "commander";
 import { UserError } from "../core/errors.ts";
 import { registerBenchCommand } from "./commands/bench.ts";
+import { registerBenchSweepCommand } from "./commands/bench-sweep.ts";
 import { registerBisectCommand } from "./commands/bisect.ts";
 import { registerCheckCommand } from "./commands/check.ts";
 import { registerInstallCommand } from "./commands/install.ts";
@@ -48,6 +49,7 @@ export async function main(argv: string[]): Promise<number> {
     registerNightlyCommand,
     registerReportCommand,
     registerSweepCommand,
+    registerBenchSweepCommand,
   ]) {
     register(program, ctx);
   }
