@@ -2,6 +2,7 @@
 import { Command, CommanderError } from "commander";
 import { UserError } from "../core/errors.ts";
 import { registerBenchCommand } from "./commands/bench.ts";
+import { registerBenchSweepCommand } from "./commands/bench-sweep.ts";
 import { registerBisectCommand } from "./commands/bisect.ts";
 import { registerCheckCommand } from "./commands/check.ts";
 import { registerInstallCommand } from "./commands/install.ts";
@@ -12,6 +13,7 @@ import { registerPackCommand } from "./commands/pack.ts";
 import { registerReportCommand } from "./commands/report.ts";
 import { registerRunCommand } from "./commands/run.ts";
 import { registerScenariosCommand } from "./commands/scenarios.ts";
+import { registerSweepCommand } from "./commands/sweep.ts";
 import { registerVersionsCommand } from "./commands/versions.ts";
 import { createCliContext } from "./context.ts";
 
@@ -50,6 +52,8 @@ export async function main(argv: string[]): Promise<number> {
     registerReportCommand,
     registerNewCommand,
     registerPackCommand,
+    registerSweepCommand,
+    registerBenchSweepCommand,
   ]) {
     register(program, ctx);
   }

@@ -44,6 +44,9 @@ export const nightlyConfigSchema = z.strictObject({
   expectations: z.array(expectationEntrySchema).default([]),
   // Whether the scenarios' `known` lists seed the ledger after the entries above.
   seedFromScenarios: z.boolean().default(true),
+  // Sweeps to run after the matrix, each shown as a release strip in the report: a scenario over a semver range
+  // or a comma list of versions.
+  sweeps: z.array(z.strictObject({ scenario: z.string().min(1), versions: z.string().min(1), params: paramsSchema.default({}), repeat: z.int().min(1).max(20).default(1) })).default([]),
 });
 export type NightlyConfig = z.infer<typeof nightlyConfigSchema>;
 
@@ -107,6 +110,11 @@ export function parseNightlyConfig(raw: unknown, source: string): NightlyConfig 
     // Only the values given; the cell's own fill in the rest when the ledger matches.
     if (entry.params) checkScenarioParams(source, scenario, entry.params, ["expectations", i, "params"]);
   });
+  config.sweeps.forEach((entry, i) => {
+    const scenario = scenarioByName(entry.scenario);
+    if (!scenario) throw badConfig(source, `sweeps[${i}].scenario`, `unknown scenario "${entry.scenario}" (known: ${known})`);
+    entry.params = checkScenarioParams(source, scenario, entry.params, ["sweeps", i, "params"]);
+  });
   return config;
 }
 
@@ -114,7 +122,7 @@ export function parseNightlyConfig(raw: unknown, source: string): NightlyConfig 
 // scenario's name, so the matrix, the ledger and the cells name file scenarios as they name built-ins.
 export async function loadScenarioFiles(raw: unknown, source: string): Promise<unknown> {
   if (typeof raw !== "object" || raw === null) return raw;
-  const config = raw as { scenarios?: unknown; expectations?: unknown };
+  const config = raw as { scenarios?: unknown; expectations?: unknown; sweeps?: unknown };
   const baseDir = path.dirname(path.resolve(source));
   const named = async (word: unknown, at: string): Promise<unknown> => {
     if (typeof word !== "string" || !looksLikePath(word)) return word;
@@ -142,7 +150,21 @@ export async function loadScenarioFiles(raw: unknown, source: string): Promise<u
         ),
       )
     : config.expectations;
-  return { ...config, ...(scenarios === undefined ? {} : { scenarios }), ...(expectations === undefined ? {} : { expectations }) };
+  const sweeps = Array.isArray(config.sweeps)
+    ? await Promise.all(
+        config.sweeps.map(async (entry: unknown, i) =>
+          typeof entry === "object" && entry !== null && "scenario" in entry
+            ? { ...entry, scenario: await named((entry as { scenario: unknown }).scenario, `sweeps[${i}].scenario`) }
+            : entry,
+        ),
+      )
+    : config.sweeps;
+  return {
+    ...config,
+    ...(scenarios === undefined ? {} : { scenarios }),
+    ...(expectations === undefined ? {} : { expectations }),
+    ...(sweeps === undefined ? {} : { sweeps }),
+  };
 }
 
 export async function loadNightlyConfig(file: string): Promise<NightlyConfig> {

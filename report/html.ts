@@ -1,4 +1,5 @@
 // index.html: one self-contained page — the matrix, then per cell its findings with diffs and its timelines.
+import { releaseStripSection } from "./release-strip.ts";
 import path from "node:path";
 import type { Finding, Verdict } from "../core/verdict.ts";
 import type { Cell, RunSummary, Summary } from "../nightly/summary.ts";
@@ -151,7 +152,7 @@ export function renderCellPage({ summary, baseDir }: ReportInput, i: number): st
   return page(heading, body, embed);
 }
 
-export function renderHtml({ summary, baseDir }: ReportInput): string {
+export function renderHtml({ summary, baseDir, sweeps = [] }: ReportInput): string {
   // A single run's report embeds it whole; a nightly's index stays small and links to each cell's page.
   const embed: Embedding | null = summary.kind === "run" ? { players: 0 } : null;
   const body = [`<h1>${h(title(summary))}</h1>`, `<div class="banner exit-${summary.exitCode}">${h(headline(summary))}</div>`, `<div>${h(tally(summary))}</div>`];
@@ -166,5 +167,6 @@ export function renderHtml({ summary, baseDir }: ReportInput): string {
     body.push(table(["cell", "got", "expected", "why that was expected"], surprising.map(({ c, i }) => [`<a href="#${cellId(i)}"><code>${h(c.key)}</code></a>`, `${dot(c.verdict)} ${h(cellVerdictText(c))}`, h(expectationText(c.expectation)), h(expectationSource(c.expectation)) + linkTo(c.expectation.link)])));
   }
   body.push(`<h2>Matrix</h2>`, matrix(summary), `<h2>Cells</h2>`, ...summary.cells.map((c, i) => cellDetail(c, i, baseDir, embed)));
+  if (sweeps.length) body.push(`<h2>Sweeps</h2>`, ...sweeps.map((s) => releaseStripSection(s.file, s.dir, baseDir)));
   return page(title(summary), body, embed);
 }

@@ -12,11 +12,14 @@ import { scenarioLedger } from "../nightly/ledger.ts";
 import { cellKey, paramsLabel } from "../nightly/matrix.ts";
 import { readSummary, SUMMARY_FILE, type Summary } from "../nightly/summary.ts";
 import { scenarioByName } from "../pipeline/scenario-source.ts";
+import type { SweepFile } from "../sweep/sweep-file.ts";
 
 export interface ReportInput {
   summary: Summary;
   // Run directories in the summary are relative to this.
   baseDir: string;
+  // The sweeps a nightly config asked for, each with its own directory; shown as release strips.
+  sweeps?: readonly { file: SweepFile; dir: string }[];
 }
 
 // Parameters that differ from the scenario's defaults: the ones a person set, as a nightly config would name them.

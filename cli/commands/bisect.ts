@@ -11,6 +11,7 @@ import { releaseRunner, type ReleaseRunner } from "../../pipeline/run-scenario.t
 import type { CliContext } from "../context.ts";
 import { parseScenarioParams, withRunOptions } from "../params.ts";
 import { wholeNumber } from "../numbers.ts";
+import { createProgress, downloadLine } from "../progress.ts";
 
 async function singleVersion(word: string, flag: string): Promise<string> {
   const versions = await resolveVersions(word);
@@ -54,6 +55,9 @@ export function registerBisectCommand(program: Command, ctx: CliContext): void {
       const params = parseScenarioParams(scenario, options.param);
       const [old, newer] = await Promise.all([singleVersion(options.old, "--old"), singleVersion(options.new, "--new")]);
       const runner = releaseRunner(options.runsDir);
+      // Steps on a bar (a terminal) or one line each; the total is bisect's own estimate, so it can grow.
+      const progress = createProgress(`bisect ${scenario.name}`);
+      let planned = false;
       const result = await runBisect({
         // The word as given, so the resume command it prints names a scenario file by its path.
         scenario: name,
@@ -71,9 +75,16 @@ export function registerBisectCommand(program: Command, ctx: CliContext): void {
         },
         // Opt-in: the changelog lives outside the package registry, which is all some machines can reach.
         fetchChangelog: options.checkChangelog ? fetchChangelog : undefined,
-        onProgress: (event) => ctx.note(formatProgress(event)),
+        onProgress: (event) => {
+          if (event.kind === "start" && !planned) {
+            planned = true;
+            progress.start(event.estimatedTotal);
+          }
+          if (event.kind === "download") progress.event(downloadLine(event.version, event.bytes, event.ms));
+          else progress.event(formatProgress(event), event.kind === "step" ? 1 : 0);
+        },
         signal: ctx.interruptSignal(),
-      });
+      }).finally(() => progress.stop());
       ctx.print(options.json ? JSON.stringify(result, null, 2) : formatSummary(result));
     });
 }

@@ -12,6 +12,9 @@ import { headline, tally, utc } from "../../report/wording.ts";
 import { writeReports } from "../../report/write-reports.ts";
 import type { CliContext } from "../context.ts";
 import { wholeNumber } from "../numbers.ts";
+import { createProgress } from "../progress.ts";
+import path from "node:path";
+import { runConfiguredSweep } from "./sweep.ts";
 
 // Shared with `report --merge`: write every report, say where they are, exit by the summary (3 if a report failed).
 export function publishNightly(ctx: CliContext, input: ReportInput, outDir: string): void {
@@ -42,15 +45,28 @@ export function registerNightlyCommand(program: Command, ctx: CliContext): void 
       const outDir = checkOutDir(options.out ?? defaultNightlyDir(now, shard));
       const previous = options.previous ? loadPreviousNightly(options.previous) : findPreviousNightly(outDir, now);
       ctx.note(previous ? `comparing with the nightly of ${utc(previous.summary.startedAt)} (${previous.path})` : "no previous nightly to compare with");
+      const progress = createProgress("nightly");
       const summary = await runNightly({
         config,
         outDir,
         previous,
         shard,
         signal: ctx.interruptSignal(),
-        onPlanned: (planned) => ctx.note(formatPlanned(planned, outDir)),
-        onCell: (finished) => ctx.note(formatCellFinished(finished)),
-      });
-      publishNightly(ctx, { summary, baseDir: outDir }, outDir);
+        onPlanned: (planned) => {
+          ctx.note(formatPlanned(planned, outDir));
+          progress.start(planned.cells);
+        },
+        onCell: (finished) => progress.event(formatCellFinished(finished), 1),
+      }).finally(() => progress.stop());
+      // Sweeps cover whole ranges, so a shard of the matrix leaves them to the unsharded (or a dedicated) run.
+      const sweeps = [];
+      if (shard === null) {
+        const signal = ctx.interruptSignal();
+        for (const [i, entry] of config.sweeps.entries()) {
+          if (signal.aborted) break;
+          sweeps.push(await runConfiguredSweep(ctx, entry, path.join(outDir, "sweeps", `${i + 1}-${entry.scenario}`), config.concurrency, signal));
+        }
+      } else if (config.sweeps.length) ctx.note(`nightly: --shard given, so the config's ${config.sweeps.length} sweep(s) are not run; run them with ccrepro sweep`);
+      publishNightly(ctx, { summary, baseDir: outDir, sweeps }, outDir);
     });
 }

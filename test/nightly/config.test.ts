@@ -92,3 +92,15 @@ describe("defaultNightlyConfig", () => {
     expect(config.expectations.every((e) => e.reason && e.link)).toBe(true);
   });
 });
+
+describe("nightly config sweeps", () => {
+  it("fills in a sweep's parameters and names a bad scenario or parameter by its field", () => {
+    const config = parseNightlyConfig({ versions: ["latest"], sweeps: [{ scenario: "subagent-resume-notification-header", versions: "2.1.283 - 2.1.284" }] }, "test.json");
+    expect(config.sweeps[0]!.repeat).toBe(1);
+    expect(config.sweeps[0]!.params).toMatchObject({ resumeBy: expect.any(String) });
+    expect(() => parseNightlyConfig({ versions: ["latest"], sweeps: [{ scenario: "nope", versions: "latest" }] }, "test.json")).toThrow(/sweeps\[0\]\.scenario: unknown scenario "nope"/);
+    expect(() =>
+      parseNightlyConfig({ versions: ["latest"], sweeps: [{ scenario: "subagent-resume-notification-header", versions: "latest", params: { bogus: 1 } }] }, "test.json"),
+    ).toThrow(/sweeps\[0\]\.params\.bogus/);
+  });
+});

@@ -1,0 +1,115 @@
+// The sweep's plumbing with a stand-in runner (no claude here: the verdicts below are the stand-in's, chosen to draw
+// two boundaries): resume, boundaries, downloads bounded ahead of the runs, Ctrl-C, shards and their merge.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { CheckResult } from "../../core/verdict.ts";
+import { findScenario } from "../../scenarios/index.ts";
+import type { ReleaseRunner } from "../../pipeline/run-scenario.ts";
+import type { InstalledRelease } from "../../releases/release-cache.ts";
+import { runSweep } from "../../sweep/run-sweep.ts";
+import { mergeSweeps } from "../../sweep/merge.ts";
+import { boundariesOf, readSweepFile } from "../../sweep/sweep-file.ts";
+import { sliceForShard } from "../../nightly/shard.ts";
+
+const scenario = findScenario("subagent-resume-notification-header")!;
+const VERSIONS = ["2.1.250", "2.1.251", "2.1.270", "2.1.283", "2.1.284", "2.1.290"];
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+const tmp = () => {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), "sweep-test-"));
+  dirs.push(d);
+  return d;
+};
+
+function resultFor(version: string): CheckResult {
+  const red = (id: string): CheckResult => ({ verdict: "RED", reason: id, findings: [{ id, red: true, title: id, where: "", detail: [], data: {} }], notes: [] });
+  if (version <= "2.1.251") return red("notification-dropped");
+  if (version <= "2.1.283") return red("notification-changed");
+  return { verdict: "GREEN", reason: "held", findings: [], notes: [] };
+}
+
+// Records what ran and when downloads started relative to the runs.
+function standIn(outDir: string, options: { abortAfter?: { count: number; controller: AbortController } } = {}) {
+  const ran: string[] = [];
+  const log: string[] = [];
+  let finished = 0;
+  const runner: ReleaseRunner = {
+    async prefetch(version) {
+      log.push(`fetch ${version}`);
+      await new Promise((r) => setTimeout(r, 5));
+      return { version, fetchMs: 5, downloadedBytes: 100, fromCache: false } as InstalledRelease;
+    },
+    async run(_subject, version) {
+      log.push(`run ${version}`);
+      ran.push(version);
+      const runDir = path.join(outDir, "runs", `run-${version}`);
+      fs.mkdirSync(runDir, { recursive: true });
+      await new Promise((r) => setTimeout(r, 20));
+      finished += 1;
+      if (options.abortAfter && finished === options.abortAfter.count) options.abortAfter.controller.abort();
+      return { installed: true, runDir, record: { result: resultFor(version) } } as never;
+    },
+  };
+  return { runner, ran, log };
+}
+
+const base = (outDir: string, runner: ReleaseRunner) => ({ scenario, params: {}, versionsWord: "test", versions: VERSIONS, repeat: 1, concurrency: 1, outDir, runner });
+
+describe("runSweep", () => {
+  it("names the adjacent pair at each boundary and resumes only the releases without a result", async () => {
+    const out = tmp();
+    const controller = new AbortController();
+    const first = standIn(out, { abortAfter: { count: 2, controller } });
+    const interrupted = await runSweep({ ...base(out, first.runner), signal: controller.signal });
+    expect(interrupted.interrupted).toBe(true);
+    // The run that finished as Ctrl-C came is not trusted: it is left for the resume.
+    expect(readSweepFile(out).results.map((r) => r.version)).toEqual(["2.1.250"]);
+    expect(interrupted.left).toEqual(VERSIONS.slice(1));
+
+    const second = standIn(out);
+    const resumed = await runSweep(base(out, second.runner));
+    expect(second.ran).toEqual(VERSIONS.slice(1));
+    expect(resumed.file.results.map((r) => r.version)).toEqual(VERSIONS);
+    expect(resumed.file.boundaries.map((b) => [b.before, b.after, b.from, b.to])).toEqual([
+      ["2.1.251", "2.1.270", "RED notification-dropped", "RED notification-changed"],
+      ["2.1.283", "2.1.284", "RED notification-changed", "GREEN"],
+    ]);
+    expect(readSweepFile(out).boundaries).toEqual(resumed.file.boundaries);
+  });
+
+  it("downloads ahead of the runs, never more than `ahead` releases past them", async () => {
+    const out = tmp();
+    const { runner, log } = standIn(out);
+    await runSweep({ ...base(out, runner), ahead: 2 });
+    // When run i starts, release i has been fetched, and at most the two after it besides.
+    VERSIONS.forEach((version, i) => {
+      const runAt = log.indexOf(`run ${version}`);
+      const fetchedBefore = log.slice(0, runAt).filter((l) => l.startsWith("fetch")).length;
+      expect(fetchedBefore).toBeGreaterThanOrEqual(i + 1);
+      expect(fetchedBefore).toBeLessThanOrEqual(i + 3);
+    });
+  });
+
+  it("shards split the list and their merge draws the same boundaries as one sweep", async () => {
+    const [a, b, merged] = [tmp(), tmp(), tmp()];
+    for (const [dir, index] of [[a, 1], [b, 2]] as const) {
+      const shard = { index, count: 2 };
+      const { runner, ran } = standIn(dir);
+      await runSweep({ ...base(dir, runner), selected: sliceForShard(VERSIONS, shard), shard });
+      expect(ran).toEqual(sliceForShard(VERSIONS, shard));
+    }
+    const file = mergeSweeps([a, b], merged);
+    expect(file.results.map((r) => r.version)).toEqual(VERSIONS);
+    expect(file.boundaries.map((x) => `${x.before}→${x.after}`)).toEqual(["2.1.251→2.1.270", "2.1.283→2.1.284"]);
+    expect(fs.existsSync(path.join(merged, file.results[0]!.runs[0]!.dir!))).toBe(true);
+  });
+
+  it("a boundary across releases without a result names them", () => {
+    const result = (version: string, verdict: "RED" | "GREEN") => ({ version, verdict, reason: "", red: [], flaky: false, runs: [], downloadMs: 0, downloadedBytes: 0, finishedAt: "" });
+    expect(boundariesOf(["1.0.0", "1.0.1", "1.0.2"], [result("1.0.0", "RED"), result("1.0.2", "GREEN")])).toEqual([
+      { before: "1.0.0", after: "1.0.2", from: "RED", to: "GREEN", unknownBetween: ["1.0.1"] },
+    ]);
+  });
+});
