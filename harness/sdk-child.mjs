@@ -166,9 +166,12 @@ async function main() {
   }
   if (abortTimer) clearTimeout(abortTimer);
   commands.close();
+  // The timer is cleared once the CLI exits: left running it would hold this process for the whole wait.
+  let exitWait = null;
   const exit = cli.exited
-    ? await Promise.race([cli.exited, new Promise((resolve) => setTimeout(() => resolve(null), CLI_EXIT_WAIT_MS))])
+    ? await Promise.race([cli.exited, new Promise((resolve) => (exitWait = setTimeout(() => resolve(null), CLI_EXIT_WAIT_MS)))])
     : null;
+  clearTimeout(exitWait);
   writeLine(process.stderr, endLine(outcome, { ...detail, cliPid: cli.pid, cliArgv: cli.argv, cliExit: exit }));
   process.exitCode = outcome === "error" ? 1 : 0;
 }
