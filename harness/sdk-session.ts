@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from "node:util";
 import { HeadlessSession } from "./headless-session.ts";
 import type { SessionProcess, SessionRecording } from "./recordings.ts";
 import type { SessionLayout } from "./run-layout.ts";
-import { END_MARKER, type SdkCommand, type SdkPlan } from "./sdk-child-protocol.mjs";
+import { END_MARKER, SPAWNED_MARKER, type SdkCommand, type SdkPlan } from "./sdk-child-protocol.mjs";
 
 const CHILD_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), "sdk-child.mjs");
 
@@ -98,16 +98,21 @@ export function compareStreams(cli: { t: number; value: unknown }[], sdk: { t: n
   return { cliLines: cli.length, sdkMessages: sdk.length, droppedBySdk, onlyInSdk };
 }
 
-// The child's last stderr line, {"ccreproSdkChild": {...}}; null when it never got to write it (killed).
-export function childEnd(stderr: string): Record<string, unknown> | null {
-  const last = stderr.trim().split("\n").at(-1) ?? "";
-  try {
-    const parsed = JSON.parse(last) as Record<string, unknown>;
-    const end = parsed[END_MARKER];
-    return end && typeof end === "object" ? (end as Record<string, unknown>) : null;
-  } catch {
-    return null;
+// The child's own lines among the CLI's stderr text: the last {"ccreproSdkChild": …} (absent when the child was
+// killed before it could write it) and the first {"ccreproSdkChildSpawned": …}.
+export function childLines(stderr: string): { end: Record<string, unknown> | null; spawned: Record<string, unknown> | null } {
+  const found: { end: Record<string, unknown> | null; spawned: Record<string, unknown> | null } = { end: null, spawned: null };
+  for (const line of stderr.split("\n")) {
+    if (!line.startsWith("{\"ccreproSdkChild")) continue;
+    try {
+      const parsed = JSON.parse(line) as Record<string, unknown>;
+      if (parsed[END_MARKER] && typeof parsed[END_MARKER] === "object") found.end = parsed[END_MARKER] as Record<string, unknown>;
+      if (!found.spawned && parsed[SPAWNED_MARKER] && typeof parsed[SPAWNED_MARKER] === "object") found.spawned = parsed[SPAWNED_MARKER] as Record<string, unknown>;
+    } catch {
+      // CLI stderr that merely starts alike.
+    }
   }
+  return found;
 }
 
 export class SdkSession {
@@ -193,14 +198,16 @@ export class SdkSession {
 
   private summarise(): void {
     const stderr = fs.existsSync(this.spec.files.stderr) ? fs.readFileSync(this.spec.files.stderr, "utf8") : "";
-    const end = childEnd(stderr);
+    const { end, spawned } = childLines(stderr);
     const sdkLines = this.recording.stdout.map((r) => ({ t: r.t, value: parseOrRaw(r.raw) }));
     const difference = compareStreams(parseTimed(this.extra.cliStdout), sdkLines);
+    const cli = end ?? spawned;
     const summary = {
       sdk: { version: this.spec.sdk.version, packageDir: this.spec.sdk.packageDir },
+      // null: the run's cleanup ended the child before the query did (the CLI's exit is then unknown here).
       outcome: end?.outcome ?? null,
       error: end && "message" in end ? { name: end.name ?? null, message: end.message } : null,
-      cli: end ? { pid: end.cliPid ?? null, argv: end.cliArgv ?? null, exit: end.cliExit ?? null } : null,
+      cli: cli ? { pid: cli.cliPid ?? null, argv: cli.cliArgv ?? null, exit: end?.cliExit ?? null } : null,
       difference,
     };
     fs.writeFileSync(this.extra.summary, `${JSON.stringify(summary, null, 2)}\n`);
