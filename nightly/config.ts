@@ -42,6 +42,14 @@ export const nightlyConfigSchema = z.strictObject({
   expectations: z.array(expectationEntrySchema).default([]),
   // Whether the scenarios' `known` lists seed the ledger after the entries above.
   seedFromScenarios: z.boolean().default(true),
+  // SDK cells: every scenario entry whose scenario supports the sdk driver, on these claude version words, driven
+  // through each of these Agent SDK releases (exact versions, so a cell means the same release every night).
+  sdkCells: z
+    .strictObject({
+      versions: z.array(z.string().min(1)).min(1),
+      sdk: z.array(z.string().refine((v) => semver.valid(v) === v, { error: "expected an exact SDK release such as 0.3.197" })).min(1),
+    })
+    .optional(),
 });
 export type NightlyConfig = z.infer<typeof nightlyConfigSchema>;
 
