@@ -79,6 +79,7 @@ export function registerBisectCommand(program: Command, ctx: CliContext): void {
         // The CLI pinned, the SDK bisected: each run is the pinned release driven through one SDK release.
         if (options.claude === undefined) throw new UserError("--axis sdk needs --claude VERSION, the release every run uses", "BAD_ARGUMENT");
         if (drive.sdk !== undefined) throw new UserError("--axis sdk takes the SDK releases from --old/--new; drop --sdk", "BAD_ARGUMENT");
+        if (drive.driver === "headless") throw new UserError("--axis sdk runs the sdk driver; drop --driver headless", "BAD_ARGUMENT");
         const claude = await singleVersion(options.claude, "--claude");
         const axis = await bisectAxis(options.old, options.new);
         const result = await runBisect({
