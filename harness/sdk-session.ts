@@ -181,8 +181,8 @@ export class SdkSession {
       if (this.inputEnded && command.op === "end-input") return;
       this.inputEnded = true;
     }
-    if (command.op !== "send") this.process.stoppedBy.push(command.op === "close-then-abort" ? `close-then-abort ${command.ms}ms` : command.op);
     if (!this.running) return;
+    if (command.op !== "send") this.process.stoppedBy.push(command.op === "close-then-abort" ? `close-then-abort ${command.ms}ms` : command.op);
     this.child.send(JSON.stringify(command));
   }
 
