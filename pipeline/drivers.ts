@@ -10,7 +10,7 @@ export function driverFor(scenario: Pick<Scenario, "name" | "drivers" | "steps" 
   if (requested === undefined) return supported[0]!;
   if (!supported.includes(requested)) {
     throw new UserError(
-      `scenario ${scenario.name} does not support the ${requested} driver (it supports: ${supported.join(", ")}); run it with --driver ${supported[0]}`,
+      `scenario ${scenario.name} does not support the ${requested} driver (it supports: ${supported.join(", ")}); run it without --driver for its default, ${supported[0]}`,
       "UNSUPPORTED_DRIVER",
     );
   }

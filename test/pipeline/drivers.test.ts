@@ -31,6 +31,6 @@ describe("driverFor", () => {
     const s = scenario("subagent-resume-notification-header");
     expect(s.drivers).toBeUndefined();
     expect(scenarioDrivers(s)).toEqual(["headless"]);
-    expect(() => driverFor(s, "sdk")).toThrow(/run it with --driver headless/);
+    expect(() => driverFor(s, "sdk")).toThrow(/run it without --driver for its default, headless/);
   });
 });
