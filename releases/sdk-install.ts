@@ -7,7 +7,7 @@ import { execa } from "execa";
 import semver from "semver";
 import { z } from "zod";
 import { UserError } from "../core/errors.ts";
-import { cacheDir, withVersionLock } from "./release-cache.ts";
+import { cacheDir, dirBytes, withVersionLock } from "./release-cache.ts";
 
 export const SDK_PACKAGE = "@anthropic-ai/claude-agent-sdk";
 // The SDK a run of the sdk driver uses unless --sdk says otherwise: the release seed 000's report used, pinned so a
@@ -22,6 +22,8 @@ export interface InstalledSdk {
   // The package's own directory (it holds sdk.mjs): the sdk child imports from here.
   packageDir: string;
   fromCache: boolean;
+  // What this call installed on disk: 0 when it came from the cache.
+  installedBytes: number;
 }
 
 const completeSchema = z.object({ version: z.string(), installedAt: z.string() });
@@ -64,7 +66,7 @@ export async function installSdk(word: string, options: { cacheDir?: string } = 
   const root = sdkRoot(options.cacheDir);
   const entry = path.join(root, version);
   return withVersionLock(root, version, { wait: true }, async () => {
-    if (await readComplete(entry, version)) return { version, packageDir: sdkPackageDir(entry), fromCache: true };
+    if (await readComplete(entry, version)) return { version, packageDir: sdkPackageDir(entry), fromCache: true, installedBytes: 0 };
     await fsp.rm(entry, { recursive: true, force: true });
     const staging = path.join(root, `.staging-${version}-${process.pid}-${randomBytes(4).toString("hex")}`);
     await fsp.mkdir(staging, { recursive: true });
@@ -87,7 +89,7 @@ export async function installSdk(word: string, options: { cacheDir?: string } = 
     if (!(await readComplete(entry, version))) {
       throw new UserError(`${SDK_PACKAGE}@${version} installed as another version; report this as a ccrepro bug.`, "INSTALL_FAILED");
     }
-    return { version, packageDir: sdkPackageDir(entry), fromCache: false };
+    return { version, packageDir: sdkPackageDir(entry), fromCache: false, installedBytes: await dirBytes(entry) };
   });
 }
 

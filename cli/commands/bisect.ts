@@ -92,8 +92,8 @@ export function registerBisectCommand(program: Command, ctx: CliContext): void {
           runOnce: sdkBisectRunner(runner, { scenario, params, driver: "sdk" }, claude),
           prefetch: async (version) => {
             const started = performance.now();
-            await installSdk(version);
-            return { bytes: 0, ms: performance.now() - started };
+            const installed = await installSdk(version);
+            return { bytes: installed.installedBytes, ms: performance.now() - started };
           },
           onProgress: (event) => ctx.note(formatProgress(event)),
           signal: ctx.interruptSignal(),
