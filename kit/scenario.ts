@@ -17,6 +17,8 @@ export interface KnownState<F extends string = string> {
   // One of the scenario's own finding ids.
   finding?: F;
   note: string;
+  // The driver the entry was measured with; every driver when absent.
+  driver?: Driver;
 }
 
 type ParamsSchema = z.ZodType<Record<string, unknown>>;
@@ -81,6 +83,7 @@ const scenarioShape = z.object({
       verdict: z.enum(["GREEN", "RED", "INCONCLUSIVE"], { error: () => "expected GREEN, RED or INCONCLUSIVE (ERROR is never known)" }),
       finding: z.string().optional(),
       note: z.string(),
+      driver: z.enum(DRIVERS).optional(),
     }),
   ),
   timeoutMs: z.number().int().positive(),

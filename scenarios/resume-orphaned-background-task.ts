@@ -71,6 +71,13 @@ export default defineScenario({
   known: [
     {
       versions: ">=2.1.234",
+      driver: "sdk",
+      verdict: "RED",
+      finding: "prompt-settled-by-extra-result",
+      note: "open: through Agent SDK 0.3.197 with the graceful close (input ended on the result, abort 4 s later), --resume settles the pushed prompt with a zero-work task-notification result first (measured on 2.1.234, 2.1.332)",
+    },
+    {
+      versions: ">=2.1.234",
       verdict: "RED",
       finding: "prompt-settled-by-extra-result",
       note: "open: after a SIGKILL stop, --resume settles the pushed prompt with a zero-work task-notification result first (measured on 2.1.234, 2.1.281, 2.1.332)",
