@@ -1,8 +1,9 @@
 // `--param key=value` words, validated against a scenario's parameter schema with messages that list what is allowed.
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { z } from "zod";
 import { UserError } from "../core/errors.ts";
 import type { Scenario } from "../kit/scenario.ts";
+import { DEFAULT_SDK_VERSION } from "../releases/sdk-install.ts";
 
 export function collectParam(word: string, previous: Record<string, string>): Record<string, string> {
   const at = word.indexOf("=");
@@ -28,5 +29,13 @@ export function parseScenarioParams(scenario: Scenario, raw: Record<string, unkn
 export function withRunOptions(command: Command): Command {
   return command
     .option("--param <key=value>", "a scenario parameter (repeatable)", collectParam, {})
-    .option("--runs-dir <dir>", "where run directories go", "runs");
+    .option("--runs-dir <dir>", "where run directories go", "runs")
+    .addOption(new Option("--driver <driver>", "drive claude as `-p` stream-json or through the Agent SDK (default: the scenario's own)").choices(["headless", "sdk"]))
+    .option("--sdk <version>", `the Agent SDK release the sdk driver uses: a version or latest (default ${DEFAULT_SDK_VERSION})`);
+}
+
+// The driver and SDK options as runAndCheck takes them; --sdk without --driver sdk is a mistake worth saying.
+export function driverOptions(options: { driver?: "headless" | "sdk"; sdk?: string }): { driver?: "headless" | "sdk"; sdk?: string } {
+  if (options.sdk !== undefined && options.driver !== "sdk") throw new UserError("--sdk only applies to --driver sdk; add --driver sdk", "BAD_ARGUMENT");
+  return { driver: options.driver, sdk: options.sdk };
 }

@@ -6,7 +6,12 @@ import type { Recordings } from "./recordings.ts";
 // A stdin line: a user message's text, or any stream-json object (e.g. a control request).
 export type StdinMessage = { text: string } | { json: Record<string, unknown> };
 
-export type StopHow = "stdin" | "sigterm" | "sigkill";
+// stdin, sigterm and sigkill are the headless driver's; through the SDK driver, "stdin" ends the SDK's input and
+// "abort" / "close-then-abort" are its AbortController: at once, or graceMs after ending the input (the graceful close).
+export type StopHow = "stdin" | "sigterm" | "sigkill" | "abort" | "close-then-abort";
+
+// How the sessions of a run are driven: `-p` stream-json processes, or the Agent SDK's query() in a child process.
+export type SessionDriver = "headless" | "sdk";
 
 export type Step =
   // Start a `-p` stream-json session. `resume` names an earlier session of this run whose session id is resumed.
@@ -27,6 +32,8 @@ export type Step =
     }
   // Close stdin, wait up to graceMs for the process to exit, then send the signal (none for "stdin").
   | { kind: "stop"; session: string; how: StopHow; graceMs: number }
+  // Interrupt the current turn: the SDK's interrupt(), or the same control request written to a headless stdin.
+  | { kind: "interrupt"; session: string }
   // A deliberate pause the scenario asks for (e.g. a prompt delay parameter). Never used to wait for an event.
   | { kind: "pause"; label: string; ms: number }
   // Start the interactive UI in a pseudo-terminal (cols × rows) and wait for its prompt; a dialog fails the run.
@@ -97,4 +104,6 @@ export interface RunPlan {
   // Upper bound for the whole run, as a safety net on top of every step's own timeout.
   timeoutMs: number;
   source?: ScenarioSource;
+  // How "start" steps run their sessions; headless when absent. "sdk" needs RecordOptions.sdk.
+  driver?: SessionDriver;
 }

@@ -19,6 +19,7 @@ import { runLayout, type RunLayout } from "./run-layout.ts";
 import { writeRunRecord, type RunRecord } from "./run-record.ts";
 import { StepFailure, type RunContext } from "./run-context.ts";
 import type { RunPlan, ScenarioSource } from "./plan.ts";
+import type { SdkInstall, SdkSession } from "./sdk-session.ts";
 import { executeStep } from "./step-executor.ts";
 import { writeTerminalCasts } from "./asciicast.ts";
 import type { TerminalSession } from "./terminal-session.ts";
@@ -33,6 +34,10 @@ export interface RecordOptions {
   // Aborts the run (e.g. Ctrl-C): steps stop, cleanup still runs, the verdict is ERROR.
   abort?: AbortSignal;
   onProgress?: (line: string) => void;
+  // The Agent SDK the plan's sessions go through when plan.driver is "sdk".
+  sdk?: SdkInstall;
+  // The driver as the run was asked for (terminal scenarios say "terminal"), recorded in run.json.
+  driverLabel?: string;
 }
 
 export interface RecordedRun {
@@ -81,6 +86,8 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
       args: claude.args,
       sha256: claude.sha256,
     },
+    driver: options.driverLabel ?? plan.driver ?? "headless",
+    sdk: options.sdk ? { requested: options.sdk.requested, version: options.sdk.version, packageDir: options.sdk.packageDir } : null,
     mock: { url: "", script },
     platform: `${process.platform}-${process.arch}`,
     hookEvents,
@@ -103,7 +110,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
   let trap: OutboundTrap | null = null;
   let mock: MockServer | null = null;
   const live = new LiveRecordings(layout.root, layout.mockLog);
-  const sessions = new Map<string, HeadlessSession>();
+  const sessions = new Map<string, HeadlessSession | SdkSession>();
   const terminals = new Map<string, TerminalSession>();
   const runAbort = new AbortController();
   const onUserAbort = () => runAbort.abort(new StepFailure("the run was interrupted"));
@@ -123,6 +130,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
         `${claude.executablePath} did not report a version (\`--version\` printed none, or hung): is it a claude executable?`,
       );
     }
+    if (plan.driver === "sdk" && !options.sdk) throw new StepFailure("the plan uses the sdk driver but no Agent SDK was installed for it");
     trap = await startOutboundTrap(layout.outboundLog);
     mock = await startMockServer({ script, port: 0, logDir: layout.mockLog, identifyClients: true });
     record.mock.url = mock.url;
@@ -136,6 +144,8 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
       live,
       sessions,
       terminals,
+      driver: plan.driver ?? "headless",
+      sdk: options.sdk ?? null,
       abort: runAbort.signal,
       pointReached: () => {
         pointReachedAt = Date.now();

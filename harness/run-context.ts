@@ -4,6 +4,8 @@ import type { HeadlessSession } from "./headless-session.ts";
 import type { LiveRecordings } from "./live-recordings.ts";
 import type { ResolvedClaude } from "../releases/resolve.ts";
 import type { RunLayout } from "./run-layout.ts";
+import type { SdkInstall, SdkSession } from "./sdk-session.ts";
+import type { SessionDriver } from "./plan.ts";
 import type { StepRecord } from "./run-record.ts";
 import type { TerminalSession } from "./terminal-session.ts";
 
@@ -16,7 +18,10 @@ export interface RunContext {
   claude: ResolvedClaude;
   probe: BinaryProbe;
   live: LiveRecordings;
-  sessions: Map<string, HeadlessSession>;
+  sessions: Map<string, HeadlessSession | SdkSession>;
+  // How "start" steps run their sessions, and the SDK they go through (null for headless).
+  driver: SessionDriver;
+  sdk: SdkInstall | null;
   // Interactive UIs in pseudo-terminals, by session label.
   terminals: Map<string, TerminalSession>;
   abort: AbortSignal;

@@ -38,6 +38,10 @@ export const runRecordSchema = z.object({
     args: z.array(z.string()),
     sha256: z.string(),
   }),
+  // How the sessions were driven (headless, sdk, terminal); null in runs recorded before it was recorded.
+  driver: z.string().nullable().default(null),
+  // The Agent SDK the sessions went through (driver "sdk"), next to the CLI version; null for other drivers.
+  sdk: z.object({ requested: z.string(), version: z.string(), packageDir: z.string().optional() }).nullable().default(null),
   mock: z.object({ url: z.string(), script: z.unknown() }),
   // The machine the run was recorded on, e.g. linux-x64; absent in runs recorded before it was kept.
   platform: z.string().optional(),

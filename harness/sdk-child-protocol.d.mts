@@ -29,3 +29,4 @@ export declare function userMessage(command: Extract<SdkCommand, { op: "send" }>
 export declare const END_MARKER: "ccreproSdkChild";
 export type SdkChildOutcome = "completed" | "aborted" | "error";
 export declare function endLine(outcome: SdkChildOutcome, detail: Record<string, unknown>): string;
+export declare const SPAWNED_MARKER: "ccreproSdkChildSpawned";

@@ -55,3 +55,6 @@ export const END_MARKER = "ccreproSdkChild";
 export function endLine(outcome, detail) {
   return JSON.stringify({ [END_MARKER]: { outcome, ...detail } });
 }
+
+// A stderr line written when the CLI is spawned (with cliStreams): its pid and argv, before anything can kill the child.
+export const SPAWNED_MARKER = "ccreproSdkChildSpawned";

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { pathToFileURL } from "node:url";
-import { endLine, parseCommand, parsePlan, userMessage } from "./sdk-child-protocol.mjs";
+import { endLine, parseCommand, parsePlan, SPAWNED_MARKER, userMessage } from "./sdk-child-protocol.mjs";
 
 // How long the child stays after the query ended for the CLI itself to exit: the SDK's own close escalates
 // stdin EOF → 2 s → SIGTERM → 5 s → SIGKILL on timers it unrefs, and those must get to run.
@@ -62,6 +62,8 @@ function teeingSpawn(files, cli) {
     cli.pid = child.pid ?? null;
     cli.argv = [command, ...args];
     cli.exited = new Promise((resolve) => child.once("exit", (code, sig) => resolve({ code, signal: sig })));
+    // Said at once too: a child the run's cleanup kills never writes its end line.
+    writeLine(process.stderr, JSON.stringify({ [SPAWNED_MARKER]: { cliPid: cli.pid, cliArgv: cli.argv } }));
     child.on("error", () => undefined);
     child.stderr.pipe(process.stderr, { end: false });
     recordLines(child.stdout, files.stdout);
@@ -166,9 +168,12 @@ async function main() {
   }
   if (abortTimer) clearTimeout(abortTimer);
   commands.close();
+  // The timer is cleared once the CLI exits: left running it would hold this process for the whole wait.
+  let exitWait = null;
   const exit = cli.exited
-    ? await Promise.race([cli.exited, new Promise((resolve) => setTimeout(() => resolve(null), CLI_EXIT_WAIT_MS))])
+    ? await Promise.race([cli.exited, new Promise((resolve) => (exitWait = setTimeout(() => resolve(null), CLI_EXIT_WAIT_MS)))])
     : null;
+  clearTimeout(exitWait);
   writeLine(process.stderr, endLine(outcome, { ...detail, cliPid: cli.pid, cliArgv: cli.argv, cliExit: exit }));
   process.exitCode = outcome === "error" ? 1 : 0;
 }

@@ -4,12 +4,18 @@ import { HeadlessSession } from "./headless-session.ts";
 import { headlessArgs, printArgs } from "./isolation.ts";
 import { StepFailure, type RunContext, type StepResult } from "./run-context.ts";
 import { sessionLayout } from "./run-layout.ts";
+import { SdkSession } from "./sdk-session.ts";
 import { executeTerminalStep } from "./terminal-steps.ts";
 
 // How long a signalled session gets to exit before the next, harder signal.
 const SIGNAL_GRACE_MS = 10_000;
 
-function session(ctx: RunContext, label: string): HeadlessSession {
+// The SDK's own escalation after an abort (stdin end, 2 s, SIGTERM, 5 s, SIGKILL) plus the child's wait for the CLI.
+const SDK_ABORT_GRACE_MS = 20_000;
+// The model every session asks for (the headless flags say the same).
+const MODEL = "claude-sonnet-4-5";
+
+function session(ctx: RunContext, label: string): HeadlessSession | SdkSession {
   const found = ctx.sessions.get(label);
   if (!found) throw new StepFailure(`the scenario uses session "${label}" before starting it`);
   return found;
@@ -22,11 +28,57 @@ function stdinLine(step: Extract<Step, { kind: "send" }>): string {
 }
 
 // "claude (session s1) exited with code 1: <last stderr line>", for a session that ended unasked.
-function describeExit(target: HeadlessSession): string {
+function describeExit(target: HeadlessSession | SdkSession): string {
   const { label, exitCode, signal } = target.process;
   const how = signal ? `was killed by ${signal}` : `exited with code ${exitCode}`;
   const stderr = target.stderrTail();
-  return `claude (session ${label}) ${how}${stderr ? `: ${stderr}` : " and printed nothing on stderr"}`;
+  const who = target instanceof SdkSession ? "the Agent SDK child" : "claude";
+  return `${who} (session ${label}) ${how}${stderr ? `: ${stderr}` : " and printed nothing on stderr"}`;
+}
+
+// The SDK's interrupt() as a headless session gets it: the control request the SDK writes to the CLI's stdin.
+const interruptRequest = () => JSON.stringify({ type: "control_request", request_id: `ccrepro-${Date.now()}`, request: { subtype: "interrupt" } });
+
+function startSdk(ctx: RunContext, step: Extract<Step, { kind: "start" }>): SdkSession {
+  if (!ctx.sdk) throw new StepFailure("the sdk driver needs an installed Agent SDK");
+  if (step.extraArgs?.length) throw new StepFailure(`session ${step.session}: extra CLI arguments (${step.extraArgs.join(" ")}) have no sdk-driver equivalent yet`);
+  let resume: { of: string; sessionId: string } | null = null;
+  if (step.resume) {
+    const sessionId = session(ctx, step.resume).process.sessionId;
+    if (!sessionId) throw new StepFailure(`session "${step.resume}" never reported a session id to resume`);
+    resume = { of: step.resume, sessionId };
+  }
+  return new SdkSession({
+    label: step.session,
+    sdk: ctx.sdk,
+    executable: ctx.claude.executablePath,
+    env: ctx.env,
+    cwd: ctx.layout.work,
+    files: sessionLayout(ctx.layout, step.session),
+    resume,
+    model: MODEL,
+    onChange: () => ctx.live.changed(),
+  });
+}
+
+async function stopSdk(target: SdkSession, step: Extract<Step, { kind: "stop" }>): Promise<StepResult> {
+  const ended = (what: string) => `${what}; child ${target.process.exitCode === null ? "still running" : `exit ${target.process.exitCode}`}`;
+  switch (step.how) {
+    case "stdin":
+      target.command({ op: "end-input" });
+      return { outcome: "ok", detail: ended((await within(target.exited, step.graceMs)) ? "the query ended after end-input" : "still running after end-input") };
+    case "abort":
+      target.command({ op: "abort" });
+      break;
+    case "close-then-abort":
+      target.command({ op: "close-then-abort", ms: step.graceMs });
+      break;
+    default:
+      throw new StepFailure(`session ${step.session}: the sdk driver stops with stdin, abort or close-then-abort, not ${step.how}`);
+  }
+  const wait = (step.how === "close-then-abort" ? step.graceMs : 0) + SDK_ABORT_GRACE_MS;
+  if (!(await within(target.exited, wait))) throw new StepFailure(`the Agent SDK child (session ${step.session}) did not end within ${wait / 1000} s of ${step.how}`);
+  return { outcome: "ok", detail: ended(`${step.how} done`) };
 }
 
 const within = (promise: Promise<unknown>, ms: number): Promise<boolean> =>
@@ -61,6 +113,12 @@ function spawnSession(ctx: RunContext, label: string, args: string[], resume: st
 export async function executeStep(ctx: RunContext, step: Step): Promise<StepResult> {
   switch (step.kind) {
     case "start": {
+      if (ctx.driver === "sdk") {
+        const started = startSdk(ctx, step);
+        ctx.sessions.set(step.session, started);
+        ctx.live.sessions.push(started.recording);
+        return { outcome: "ok", detail: `sdk ${ctx.sdk?.version} child pid ${started.process.pid}` };
+      }
       const args = [...headlessArgs(sessionLayout(ctx.layout, step.session).debugLog, ctx.probe.flags), ...(step.extraArgs ?? [])];
       const started = spawnSession(ctx, step.session, args, step.resume);
       return { outcome: "ok", detail: `pid ${started.process.pid}` };
@@ -106,8 +164,18 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepResu
       if (step.onTimeout === "inconclusive") return { outcome: "timeout", detail: `not reached within ${step.timeoutMs} ms` };
       throw new StepFailure(`timed out after ${step.timeoutMs} ms waiting for: ${step.label}`);
     }
+    case "interrupt": {
+      const target = session(ctx, step.session);
+      if (target instanceof SdkSession) target.command({ op: "interrupt" });
+      else target.send(interruptRequest());
+      return { outcome: "ok", detail: null };
+    }
     case "stop": {
       const target = session(ctx, step.session);
+      if (target instanceof SdkSession) return stopSdk(target, step);
+      if (step.how === "abort" || step.how === "close-then-abort") {
+        throw new StepFailure(`session ${step.session}: "${step.how}" is the sdk driver's stop; headless sessions stop with stdin, sigterm or sigkill`);
+      }
       target.closeStdin();
       const exitedInGrace = await within(target.exited, step.graceMs);
       if (exitedInGrace || step.how === "stdin") return { outcome: "ok", detail: exitedInGrace ? "exited after stdin closed" : "still running" };

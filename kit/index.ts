@@ -11,6 +11,7 @@ export { z } from "zod";
 
 // Defining a scenario.
 export { defineScenario, scenarioProblems, ScenarioDefinitionError, type KnownState, type KnownVerdict, type Scenario } from "./scenario.ts";
+export { DRIVERS, scenarioDrivers, type Driver, type StepContext } from "./scenario.ts";
 export { choice, count, flag, milliseconds } from "./params.ts";
 
 // What the mock answers: reply builders (text, tool calls, background Bash, subagent launch, thinking), faults, and

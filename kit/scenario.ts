@@ -20,9 +20,21 @@ export interface KnownState<F extends string = string> {
   finding?: F;
   /** What was seen, in words; reports and the nightly ledger show it. */
   note: string;
+  // The driver the entry was measured with; every driver when absent.
+  driver?: Driver;
 }
 
 type ParamsSchema = z.ZodType<Record<string, unknown>>;
+
+// How the run drives claude: `-p` stream-json (headless), the Agent SDK's query() in a child process (sdk), or the
+// interactive UI in a pseudo-terminal (terminal).
+export const DRIVERS = ["headless", "sdk", "terminal"] as const;
+export type Driver = (typeof DRIVERS)[number];
+
+// What a scenario's steps may depend on besides its parameters.
+export interface StepContext {
+  driver: Driver;
+}
 
 export interface Scenario<P extends ParamsSchema = ParamsSchema, F extends string = string> {
   /** Lower-case words joined by dashes; a built-in's file is named after it. */
@@ -46,8 +58,16 @@ export interface Scenario<P extends ParamsSchema = ParamsSchema, F extends strin
   hooks?: HookCapture;
   /** Names of variables to pass from the caller's environment; nothing else of it reaches the binary. */
   passEnv?: string[];
-  /** What the driver does, in order; a step's own timeout bounds every wait. */
-  steps(params: z.output<P>): Step[];
+  /**
+   * What the driver does, in order; a step's own timeout bounds every wait. `context` is absent where steps are read
+   * without a run (tests, the driver derivation): headless is meant.
+   */
+  steps(params: z.output<P>, context?: StepContext): Step[];
+  /**
+   * The drivers this scenario's steps are written for, the first being the default; when absent, derived by
+   * scenarioDrivers() from the steps (a terminal step: ["terminal"], else ["headless"]).
+   */
+  drivers?: readonly Driver[];
   /** Pure: the recordings in, the verdict out. Must not report GREEN when the run did not reach its point. */
   check(rec: Recordings, params: z.output<P>): CheckResult;
   /** What is known per release; a nightly's ledger starts from it. */
@@ -69,6 +89,7 @@ const scenarioShape = z.object({
   check: z.function(),
   hooks: z.object({ events: z.union([z.array(z.string()), z.literal("all")]) }).optional(),
   passEnv: z.array(z.string()).optional(),
+  drivers: z.array(z.enum(DRIVERS)).min(1).optional(),
   known: z.array(
     z.object({
       versions: z.string(),
@@ -76,6 +97,7 @@ const scenarioShape = z.object({
       verdict: z.enum(["GREEN", "RED", "INCONCLUSIVE"], { error: () => "expected GREEN, RED or INCONCLUSIVE (ERROR is never known)" }),
       finding: z.string().optional(),
       note: z.string(),
+      driver: z.enum(DRIVERS).optional(),
     }),
   ),
   timeoutMs: z.number().int().positive(),
@@ -111,4 +133,11 @@ export function defineScenario<P extends ParamsSchema, const F extends string>(s
   const problems = scenarioProblems(scenario);
   if (problems.length > 0) throw new ScenarioDefinitionError(problems);
   return scenario;
+}
+
+// The drivers a scenario supports, its default first: as declared, else what its steps (default parameters) need.
+export function scenarioDrivers(scenario: Pick<Scenario, "drivers" | "steps" | "params">): readonly Driver[] {
+  if (scenario.drivers) return scenario.drivers;
+  const steps = scenario.steps(scenario.params.parse({}), { driver: "headless" });
+  return steps.some((step) => step.kind === "terminal") ? ["terminal"] : ["headless"];
 }

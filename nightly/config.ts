@@ -47,6 +47,14 @@ export const nightlyConfigSchema = z.strictObject({
   // Sweeps to run after the matrix, each shown as a release strip in the report: a scenario over a semver range
   // or a comma list of versions.
   sweeps: z.array(z.strictObject({ scenario: z.string().min(1), versions: z.string().min(1), params: paramsSchema.default({}), repeat: z.int().min(1).max(20).default(1) })).default([]),
+  // SDK cells: every scenario entry whose scenario supports the sdk driver, on these claude version words, driven
+  // through each of these Agent SDK releases (exact versions, so a cell means the same release every night).
+  sdkCells: z
+    .strictObject({
+      versions: z.array(z.string().min(1)).min(1),
+      sdk: z.array(z.string().refine((v) => semver.valid(v) === v, { error: "expected an exact SDK release such as 0.3.197" })).min(1),
+    })
+    .optional(),
 });
 export type NightlyConfig = z.infer<typeof nightlyConfigSchema>;
 

@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { CheckResult } from "../core/verdict.ts";
 import { knownScenarios, scenarioByName } from "../pipeline/scenario-source.ts";
 import type { NightlyConfig } from "./config.ts";
+import { scenarioDrivers } from "../kit/scenario.ts";
 
 export const expectationSchema = z.object({
   verdict: z.enum(["GREEN", "RED", "INCONCLUSIVE"]),
@@ -23,6 +24,8 @@ export interface LedgerEntry {
   versions: string;
   // Parameter values a cell must have for the entry to apply; null = any.
   params: Record<string, unknown> | null;
+  // The driver a cell must run with (its own default when it has no drive); null = any.
+  driver?: string | null;
   expectation: Expectation;
 }
 
@@ -55,6 +58,7 @@ export function scenarioLedger(): LedgerEntry[] {
         scenario: scenario.name,
         versions: known.versions,
         params: scenario.params.parse({ ...defaults, ...known.params }),
+        driver: known.driver ?? null,
         expectation: {
           verdict: known.verdict,
           finding: known.finding ?? null,
@@ -78,9 +82,23 @@ function paramsMatch(scenarioName: string, wanted: Record<string, unknown> | nul
   return cell.success && merged.success && isDeepStrictEqual(cell.data, merged.data);
 }
 
-export function expectationFor(ledger: readonly LedgerEntry[], cell: { scenario: string; version: string; params: Record<string, unknown> }): Expectation {
+// A cell without a drive runs with its scenario's default driver.
+function driverMatches(scenarioName: string, wanted: string | null | undefined, drive: { driver: string } | undefined): boolean {
+  if (wanted === null || wanted === undefined) return true;
+  const scenario = scenarioByName(scenarioName);
+  return (drive?.driver ?? (scenario ? scenarioDrivers(scenario)[0] : undefined)) === wanted;
+}
+
+export function expectationFor(
+  ledger: readonly LedgerEntry[],
+  cell: { scenario: string; version: string; params: Record<string, unknown>; drive?: { driver: string } },
+): Expectation {
   const entry = ledger.find(
-    (e) => e.scenario === cell.scenario && semver.satisfies(cell.version, e.versions) && paramsMatch(e.scenario, e.params, cell.params),
+    (e) =>
+      e.scenario === cell.scenario &&
+      semver.satisfies(cell.version, e.versions) &&
+      paramsMatch(e.scenario, e.params, cell.params) &&
+      driverMatches(e.scenario, e.driver, cell.drive),
   );
   return entry?.expectation ?? DEFAULT_EXPECTATION;
 }

@@ -3,6 +3,8 @@ import semver from "semver";
 import { resolveVersionWord, type ReleaseIndex } from "../releases/registry.ts";
 import { scenarioEntries, SINCE_PREVIOUS, type NightlyConfig } from "./config.ts";
 import type { Release } from "./summary.ts";
+import { scenarioDrivers } from "../kit/scenario.ts";
+import { findScenario } from "../scenarios/index.ts";
 
 export interface PlannedCell {
   key: string;
@@ -11,6 +13,14 @@ export interface PlannedCell {
   params: Record<string, unknown>;
   paramsLabel: string;
   version: string;
+  // Through the Agent SDK (an SDK cell); absent: the scenario's own driver.
+  drive?: CellDrive;
+}
+
+export interface CellDrive {
+  driver: "sdk";
+  // An exact SDK release.
+  sdk: string;
 }
 
 export interface Plan {
@@ -25,6 +35,11 @@ export function paramsLabel(params: Record<string, unknown>): string {
     .sort()
     .map((key) => `${key}=${typeof params[key] === "string" ? params[key] : JSON.stringify(params[key])}`)
     .join(",");
+}
+
+// The row label of a cell: its parameters, and for an SDK cell the driver and SDK release, so the key tells them apart.
+export function cellLabel(params: Record<string, unknown>, drive?: CellDrive): string {
+  return paramsLabel(drive ? { ...params, driver: drive.driver, sdk: drive.sdk } : params);
 }
 
 export function cellKey(scenario: string, label: string, version: string): string {
@@ -42,8 +57,11 @@ export function planMatrix(config: NightlyConfig, index: ReleaseIndex, previousS
     if (word.trim() !== SINCE_PREVIOUS) return { word, versions: resolveVersionWord(index, word) };
     return { word, versions: previousStartedAt === null ? [] : resolveVersionWord(index, `since:${previousStartedAt}`) };
   });
+  // SDK cells run on their own version words; their releases are part of the matrix like the others.
+  const sdkVersionWords = (config.sdkCells?.versions ?? []).map((word) => ({ word, versions: resolveVersionWord(index, word) }));
   const versions = [...new Set(versionWords.flatMap((w) => w.versions))].sort(semver.compare);
-  const releases = versions.map((version) => ({ version, publishedAt: index.releases.get(version)?.publishedAt?.toISOString() ?? null }));
+  const allVersions = [...new Set([...versionWords, ...sdkVersionWords].flatMap((w) => w.versions))].sort(semver.compare);
+  const releases = allVersions.map((version) => ({ version, publishedAt: index.releases.get(version)?.publishedAt?.toISOString() ?? null }));
   const cells = scenarioEntries(config)
     .flatMap((entry) =>
       versions.map((version) => {
@@ -51,6 +69,24 @@ export function planMatrix(config: NightlyConfig, index: ReleaseIndex, previousS
         return { key: cellKey(entry.name, label, version), scenario: entry.name, params: entry.params, paramsLabel: label, version };
       }),
     )
+    .concat(sdkCells(config, [...new Set(sdkVersionWords.flatMap((w) => w.versions))]))
     .sort(compareCells);
   return { versionWords, releases, cells };
+}
+
+// One cell per scenario entry whose scenario supports the sdk driver, per claude version and SDK release of sdkCells.
+function sdkCells(config: NightlyConfig, versions: readonly string[]): PlannedCell[] {
+  const entries = scenarioEntries(config).filter((entry) => {
+    const scenario = findScenario(entry.name);
+    return scenario !== undefined && scenarioDrivers(scenario).includes("sdk");
+  });
+  return entries.flatMap((entry) =>
+    (config.sdkCells?.sdk ?? []).flatMap((sdk) =>
+      versions.map((version) => {
+        const drive: CellDrive = { driver: "sdk", sdk };
+        const label = cellLabel(entry.params, drive);
+        return { key: cellKey(entry.name, label, version), scenario: entry.name, params: entry.params, paramsLabel: label, version, drive };
+      }),
+    ),
+  );
 }

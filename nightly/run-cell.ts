@@ -37,7 +37,7 @@ export function releaseCellRunner(versions: readonly string[], repeats: number, 
       runner = releaseRunner(runsDir, { cache, runsPerVersion });
       runners.set(runsDir, runner);
     }
-    const run = await runner.run({ scenario, params: scenario.params.parse(cell.params) }, cell.version, signal);
+    const run = await runner.run({ scenario, params: scenario.params.parse(cell.params), ...cell.drive }, cell.version, signal);
     if (!run.installed) return { runDir: null, result: harnessErrorResult(`could not install ${cell.version}: ${run.message}`), wallMs: null };
     return { runDir: run.runDir, result: run.record.result, wallMs: run.record.wallMs };
   };

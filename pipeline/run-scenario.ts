@@ -7,8 +7,10 @@ import type { CheckResult } from "../core/verdict.ts";
 import { installRelease, unpinRelease, type CacheOptions, type InstalledRelease } from "../releases/release-cache.ts";
 import type { ResolvedClaude } from "../releases/resolve.ts";
 import type { Scenario } from "../kit/scenario.ts";
+import type { Driver } from "../kit/scenario.ts";
 import { checkRecordedRun } from "./check-recorded-run.ts";
 import { originOf } from "./scenario-source.ts";
+import { driverFor, sdkFor } from "./drivers.ts";
 
 export interface ScenarioRun {
   scenario: Scenario;
@@ -21,6 +23,10 @@ export interface ScenarioRun {
   // Aborts the run (e.g. Ctrl-C): steps stop, cleanup still runs, the verdict is ERROR.
   abort?: AbortSignal;
   onProgress?: (line: string) => void;
+  // The driver asked for (--driver); the scenario's default when absent. An unsupported one is a UserError.
+  driver?: Driver;
+  // The Agent SDK version word for the sdk driver (--sdk); DEFAULT_SDK_VERSION when absent.
+  sdk?: string;
 }
 
 export interface CheckedRun {
@@ -30,17 +36,29 @@ export interface CheckedRun {
 
 export async function runAndCheck(run: ScenarioRun): Promise<CheckedRun> {
   const { scenario, params } = run;
+  const driver = driverFor(scenario, run.driver);
+  const sdk = await sdkFor(driver, run.sdk);
   const plan = {
     scenario: scenario.name,
     params,
     script: scenario.mockScript(params),
-    steps: scenario.steps(params),
+    steps: scenario.steps(params, { driver }),
     hooks: scenario.hooks,
     passEnv: scenario.passEnv,
     timeoutMs: scenario.timeoutMs,
     source: originOf(scenario),
+    driver: driver === "sdk" ? ("sdk" as const) : ("headless" as const),
   };
-  const { runDir } = await recordRun({ plan, claude: run.claude, requested: run.requested, runsDir: run.runsDir, abort: run.abort, onProgress: run.onProgress });
+  const { runDir } = await recordRun({
+    plan,
+    claude: run.claude,
+    requested: run.requested,
+    runsDir: run.runsDir,
+    abort: run.abort,
+    onProgress: run.onProgress,
+    sdk,
+    driverLabel: driver,
+  });
   const started = performance.now();
   const result = checkRecordedRun(runDir, scenario);
   const record = recordVerdict(runLayout(runDir).runJson, result, performance.now() - started);
@@ -52,7 +70,7 @@ export async function runAndCheck(run: ScenarioRun): Promise<CheckedRun> {
 export type ReleaseRun = ({ installed: true } & CheckedRun) | { installed: false; message: string };
 
 export interface ReleaseRunner {
-  run(subject: Pick<ScenarioRun, "scenario" | "params">, version: string, abort?: AbortSignal): Promise<ReleaseRun>;
+  run(subject: Pick<ScenarioRun, "scenario" | "params" | "driver" | "sdk">, version: string, abort?: AbortSignal): Promise<ReleaseRun>;
   // Installs without running, to warm the cache ahead of the runs.
   prefetch(version: string): Promise<InstalledRelease>;
 }

@@ -366,7 +366,7 @@ export async function fetchPackage(spec: string, integrity: string | null, dest:
   }
 }
 
-async function dirBytes(dir: string): Promise<number> {
+export async function dirBytes(dir: string): Promise<number> {
   let total = 0;
   for (const entry of await fsp.readdir(dir, { withFileTypes: true, recursive: true })) {
     if (entry.isFile()) total += (await fsp.lstat(path.join(entry.parentPath, entry.name))).size;

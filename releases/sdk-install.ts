@@ -7,9 +7,12 @@ import { execa } from "execa";
 import semver from "semver";
 import { z } from "zod";
 import { UserError } from "../core/errors.ts";
-import { cacheDir, withVersionLock } from "./release-cache.ts";
+import { cacheDir, dirBytes, withVersionLock } from "./release-cache.ts";
 
 export const SDK_PACKAGE = "@anthropic-ai/claude-agent-sdk";
+// The SDK a run of the sdk driver uses unless --sdk says otherwise: the release seed 000's report used, pinned so a
+// run means the same thing tomorrow (latest would move under the nightly's ledger) and needs no registry look-up.
+export const DEFAULT_SDK_VERSION = "0.3.197";
 // Written last into an entry: without it the directory is a half-finished install.
 const COMPLETE = "complete.json";
 const NPM_TIMEOUT_MS = 10 * 60_000;
@@ -19,6 +22,8 @@ export interface InstalledSdk {
   // The package's own directory (it holds sdk.mjs): the sdk child imports from here.
   packageDir: string;
   fromCache: boolean;
+  // What this call installed on disk: 0 when it came from the cache.
+  installedBytes: number;
 }
 
 const completeSchema = z.object({ version: z.string(), installedAt: z.string() });
@@ -61,7 +66,7 @@ export async function installSdk(word: string, options: { cacheDir?: string } = 
   const root = sdkRoot(options.cacheDir);
   const entry = path.join(root, version);
   return withVersionLock(root, version, { wait: true }, async () => {
-    if (await readComplete(entry, version)) return { version, packageDir: sdkPackageDir(entry), fromCache: true };
+    if (await readComplete(entry, version)) return { version, packageDir: sdkPackageDir(entry), fromCache: true, installedBytes: 0 };
     await fsp.rm(entry, { recursive: true, force: true });
     const staging = path.join(root, `.staging-${version}-${process.pid}-${randomBytes(4).toString("hex")}`);
     await fsp.mkdir(staging, { recursive: true });
@@ -84,6 +89,21 @@ export async function installSdk(word: string, options: { cacheDir?: string } = 
     if (!(await readComplete(entry, version))) {
       throw new UserError(`${SDK_PACKAGE}@${version} installed as another version; report this as a ccrepro bug.`, "INSTALL_FAILED");
     }
-    return { version, packageDir: sdkPackageDir(entry), fromCache: false };
+    return { version, packageDir: sdkPackageDir(entry), fromCache: false, installedBytes: await dirBytes(entry) };
   });
+}
+
+// Every published release of the SDK, as the registry lists them (`npm view … versions`).
+export async function sdkVersions(): Promise<string[]> {
+  const result = await execa("npm", ["view", SDK_PACKAGE, "versions", "--json"], { reject: false, timeout: 60_000 });
+  const parsed = result.exitCode === 0 ? z.array(z.string()).safeParse(JSON.parse(result.stdout || "null")) : null;
+  if (!parsed?.success) throw new UserError(`npm could not list the releases of ${SDK_PACKAGE}; check the network and \`npm config get registry\`.`, "REGISTRY_UNREACHABLE");
+  return parsed.data;
+}
+
+// Pure: the releases strictly between older and newer, oldest first, prereleases left out (a bisection's candidates).
+export function sdkVersionsBetween(all: readonly string[], older: string, newer: string): string[] {
+  return all
+    .filter((v) => semver.valid(v) !== null && semver.prerelease(v) === null && semver.gt(v, older) && semver.lt(v, newer))
+    .sort(semver.compare);
 }

@@ -9,7 +9,7 @@ import { runLayout } from "../harness/run-layout.ts";
 import { assembleSummary } from "../nightly/assemble.ts";
 import { cellFromRuns } from "../nightly/cell-outcome.ts";
 import { scenarioLedger } from "../nightly/ledger.ts";
-import { cellKey, paramsLabel } from "../nightly/matrix.ts";
+import { cellKey, cellLabel } from "../nightly/matrix.ts";
 import { readSummary, SUMMARY_FILE, type Summary } from "../nightly/summary.ts";
 import { scenarioByName } from "../pipeline/scenario-source.ts";
 import type { SweepFile } from "../sweep/sweep-file.ts";
@@ -43,8 +43,10 @@ export function summaryOfRun(runDir: string): ReportInput {
   const result = record.result ?? harnessErrorResult(`run.json has no verdict: the run did not finish (ccrepro check ${dir} recomputes one)`);
   const version = record.claude.reportedVersion ?? record.claude.requested;
   const params = givenParams(record.scenario, record.params);
-  const label = paramsLabel(params);
-  const planned = { key: cellKey(record.scenario, label, version), scenario: record.scenario, params, paramsLabel: label, version };
+  // A run through the Agent SDK is its own cell, keyed like the nightly's SDK cells.
+  const drive = record.sdk ? { driver: "sdk" as const, sdk: record.sdk.version } : undefined;
+  const label = cellLabel(params, drive);
+  const planned = { key: cellKey(record.scenario, label, version), scenario: record.scenario, params, paramsLabel: label, version, ...(drive ? { drive } : {}) };
   const cell = cellFromRuns(planned, [{ dir: path.basename(dir), result, wallMs: record.wallMs }], scenarioLedger());
   const summary = assembleSummary({
     kind: "run",

@@ -1,5 +1,5 @@
 // After a stop that orphans a background task, --resume must answer the pushed prompt with its own result first.
-import { bash, checkTurnGrammar, choice, conversation, defineScenario, flag, judge, milliseconds, promptAnswered, resultSeen, sessionNamed, startWith, text, waitFor, z, type Step } from "../kit/index.ts";
+import { bash, type StepContext, checkTurnGrammar, choice, conversation, defineScenario, flag, judge, milliseconds, promptAnswered, resultSeen, sessionNamed, startWith, text, waitFor, z, type Step } from "../kit/index.ts";
 
 const params = z.strictObject({
   stop: choice(["sigkill", "sigterm", "stdin"], "sigkill"),
@@ -19,10 +19,14 @@ const SECOND_PROMPT = "SECOND_MSG: reply with exactly the word: second";
 // Red here: the pushed prompt was settled by someone else's result first; worse, by one no origin explains.
 const RED_FINDINGS = ["prompt-settled-by-extra-result", "unattributed-result"] as const;
 
-const steps = (p: Params): Step[] => [
+// Through the Agent SDK the stop is the seed's own: end the input on the result, abort `grace` later (graceful close).
+const stopStep = (p: Params, driver: StepContext["driver"]): Step =>
+  driver === "sdk" ? { kind: "stop", session: "s1", how: "close-then-abort", graceMs: p.grace } : { kind: "stop", session: "s1", how: p.stop, graceMs: p.grace };
+
+const steps = (p: Params, context?: StepContext): Step[] => [
   ...startWith("s1", FIRST_PROMPT),
   waitFor("session 1 settled its first turn", (rec) => resultSeen(sessionNamed(rec, "s1")), 60_000, { onTimeout: "error" }),
-  { kind: "stop", session: "s1", how: p.stop, graceMs: p.grace },
+  stopStep(p, context?.driver ?? "headless"),
   { kind: "start", session: "s2", resume: "s1" },
   ...(p.promptDelay > 0 ? [{ kind: "pause" as const, label: "prompt delay", ms: p.promptDelay }] : []),
   { kind: "send", session: "s2", message: { text: SECOND_PROMPT } },
@@ -51,6 +55,7 @@ export default defineScenario({
       },
     }),
   steps,
+  drivers: ["headless", "sdk"],
   check(rec, p) {
     const s1 = sessionNamed(rec, "s1");
     const s2 = sessionNamed(rec, "s2");
@@ -64,6 +69,13 @@ export default defineScenario({
     return judge(grammar);
   },
   known: [
+    {
+      versions: ">=2.1.234",
+      driver: "sdk",
+      verdict: "RED",
+      finding: "prompt-settled-by-extra-result",
+      note: "open: through Agent SDK 0.3.197 with the graceful close (input ended on the result, abort 4 s later), --resume settles the pushed prompt with a zero-work task-notification result first (measured on 2.1.234, 2.1.332)",
+    },
     {
       versions: ">=2.1.234",
       verdict: "RED",

@@ -1,16 +1,21 @@
 // Shared by end-to-end tests: run a registered scenario on a real release from npm, runs kept under test-output/.
 import path from "node:path";
 import { resolveClaude } from "../releases/resolve.ts";
-import { runAndCheck, type CheckedRun } from "../pipeline/run-scenario.ts";
+import { runAndCheck, type CheckedRun, type ScenarioRun } from "../pipeline/run-scenario.ts";
 import { findScenario } from "../scenarios/index.ts";
 
 export const E2E_RUNS_DIR = path.join(import.meta.dirname, "..", "test-output", "e2e-runs");
 
-export async function runOnRelease(scenarioName: string, version: string, params: Record<string, unknown> = {}): Promise<CheckedRun> {
+export async function runOnRelease(
+  scenarioName: string,
+  version: string,
+  params: Record<string, unknown> = {},
+  drive: Pick<ScenarioRun, "driver" | "sdk"> = {},
+): Promise<CheckedRun> {
   const scenario = findScenario(scenarioName);
   if (!scenario) throw new Error(`no scenario ${scenarioName}`);
   const claude = await resolveClaude(version);
-  return runAndCheck({ scenario, params: scenario.params.parse(params), claude, requested: version, runsDir: E2E_RUNS_DIR });
+  return runAndCheck({ scenario, params: scenario.params.parse(params), claude, requested: version, runsDir: E2E_RUNS_DIR, ...drive });
 }
 
 // An end-to-end test downloads a release (≈7 s) and drives it for up to a few minutes.

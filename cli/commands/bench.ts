@@ -4,7 +4,7 @@ import { median } from "../../core/statistics.ts";
 import { resolveClaude } from "../../releases/resolve.ts";
 import { runAndCheck } from "../../pipeline/run-scenario.ts";
 import type { CliContext } from "../context.ts";
-import { parseScenarioParams, withRunOptions } from "../params.ts";
+import { driverOptions, parseScenarioParams, withRunOptions } from "../params.ts";
 import { wholeNumber, positiveNumber } from "../numbers.ts";
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
@@ -25,7 +25,7 @@ export function registerBenchCommand(program: Command, ctx: CliContext): void {
       ctx.print(`${scenario.name} on ${options.claude}: wall = the whole run, from its start to its verdict;`);
       ctx.print("floor = from the first claude process start to the last event the run waited for.");
       for (let i = 1; i <= options.runs && !abort.aborted; i += 1) {
-        const { record, runDir } = await runAndCheck({ scenario, params, claude, requested: options.claude, runsDir: options.runsDir, abort });
+        const { record, runDir } = await runAndCheck({ scenario, params, claude, requested: options.claude, runsDir: options.runsDir, abort, ...driverOptions(options) });
         // The run as a caller waits for it: the recording, then the verdict.
         const wallMs = record.wallMs === null ? null : record.wallMs + (record.checkMs ?? 0);
         const { floorMs } = record;

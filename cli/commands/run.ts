@@ -6,7 +6,7 @@ import { resolveClaude } from "../../releases/resolve.ts";
 import { runAndCheck } from "../../pipeline/run-scenario.ts";
 import type { CliContext } from "../context.ts";
 import { formatCheckResult } from "../format-result.ts";
-import { parseScenarioParams, withRunOptions } from "../params.ts";
+import { driverOptions, parseScenarioParams, withRunOptions } from "../params.ts";
 import { wholeNumber } from "../numbers.ts";
 
 export function registerRunCommand(program: Command, ctx: CliContext): void {
@@ -20,6 +20,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .action(async (name: string, options) => {
       const scenario = await ctx.scenarioNamed(name);
       const params = parseScenarioParams(scenario, options.param);
+      const drive = driverOptions(options);
       const claude = await resolveClaude(options.claude);
       const abort = ctx.interruptSignal();
       const results: CheckResult[] = [];
@@ -30,6 +31,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
           claude,
           requested: options.claude,
           runsDir: options.runsDir,
+          ...drive,
           abort,
           onProgress: (line) => ctx.note(`  ${line}`),
         });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { finding, type Finding } from "../../core/verdict.ts";
 import { parseNightlyConfig } from "../../nightly/config.ts";
-import { buildLedger, DEFAULT_EXPECTATION, expectationFor, meetsExpectation } from "../../nightly/ledger.ts";
+import { buildLedger, DEFAULT_EXPECTATION, expectationFor, meetsExpectation, scenarioLedger } from "../../nightly/ledger.ts";
 
 const HEADER = "subagent-resume-notification-header";
 const ORPHAN = "resume-orphaned-background-task";
@@ -67,5 +67,14 @@ describe("scenarioLedger", () => {
     expect(expectationFor(l, { scenario: ORPHAN, version: "2.1.332", params: {} }).verdict).toBe("RED");
     expect(expectationFor(l, { scenario: ORPHAN, version: "2.1.332", params: { background: "false" } }).verdict).toBe("GREEN");
     expect(expectationFor(l, { scenario: ORPHAN, version: "2.1.332", params: { background: false } }).source).toBe("scenario");
+  });
+});
+
+describe("driver-specific known entries", () => {
+  it("apply to the cells of that driver only; a cell without a drive has its scenario's default driver", () => {
+    const ledger = scenarioLedger();
+    const cell = { scenario: "resume-orphaned-background-task", version: "2.1.332", params: {} };
+    expect(expectationFor(ledger, { ...cell, drive: { driver: "sdk" } }).reason).toMatch(/through Agent SDK 0\.3\.197/);
+    expect(expectationFor(ledger, cell).reason).toMatch(/after a SIGKILL stop/);
   });
 });

@@ -5,6 +5,10 @@ import { parseNightlyConfig } from "../../nightly/config.ts";
 import { cellKey, paramsLabel, planMatrix } from "../../nightly/matrix.ts";
 import { parseShard, sliceForShard } from "../../nightly/shard.ts";
 import { fixtureIndex } from "./fixture.ts";
+import { defaultNightlyConfig } from "../../nightly/default-config.ts";
+import { scenarioDrivers } from "../../kit/scenario.ts";
+import { DEFAULT_SDK_VERSION } from "../../releases/sdk-install.ts";
+import { SCENARIOS } from "../../scenarios/index.ts";
 
 const index = fixtureIndex({ "2.1.340": "2026-12-01T10:00:00.000Z" });
 const config = (versions: string[], scenarios?: unknown[]) => parseNightlyConfig({ versions, ...(scenarios ? { scenarios } : {}) }, "test.json");
@@ -65,5 +69,42 @@ describe("shards", () => {
     expect(slices[0]).toEqual([0, 3, 6, 9]);
     expect(sliceForShard(items, { index: 1, count: 3 })).toEqual(slices[0]);
     expect(sliceForShard(items, null)).toEqual(items);
+  });
+});
+
+describe("SDK cells", () => {
+  it("adds one cell per sdk-capable scenario entry, SDK release and claude version, keyed by driver and SDK", () => {
+    const plan = planMatrix(
+      parseNightlyConfig(
+        {
+          versions: ["2.1.332"],
+          scenarios: ["resume-orphaned-background-task", "subagent-resume-notification-header", "background-mid-turn"],
+          sdkCells: { versions: ["2.1.281", "latest"], sdk: ["0.3.197"] },
+        },
+        "test.json",
+      ),
+      index,
+      null,
+    );
+    const sdkCells = plan.cells.filter((c) => c.drive);
+    expect(sdkCells.map((c) => c.key)).toEqual([
+      "resume-orphaned-background-task[driver=sdk,sdk=0.3.197]@2.1.281",
+      "resume-orphaned-background-task[driver=sdk,sdk=0.3.197]@2.1.340",
+    ]);
+    expect(sdkCells[0]).toMatchObject({ params: {}, drive: { driver: "sdk", sdk: "0.3.197" } });
+    // Their claude releases join the matrix's releases; the headless cells stay as they were.
+    expect(plan.releases.map((r) => r.version)).toEqual(["2.1.281", "2.1.332", "2.1.340"]);
+    expect(plan.cells.filter((c) => !c.drive).map((c) => c.version)).toEqual(["2.1.332", "2.1.332", "2.1.332"]);
+  });
+
+  it("are in the built-in default: latest through the default SDK, for the scenarios that support it", () => {
+    const plan = planMatrix(defaultNightlyConfig(), index, null);
+    const sdkScenarios = SCENARIOS.filter((s) => scenarioDrivers(s).includes("sdk")).map((s) => s.name);
+    expect(sdkScenarios.length).toBeGreaterThan(0);
+    expect(plan.cells.filter((c) => c.drive).map((c) => c.key)).toEqual(sdkScenarios.map((name) => `${name}[driver=sdk,sdk=${DEFAULT_SDK_VERSION}]@2.1.340`));
+  });
+
+  it("refuses an SDK word that is not an exact release", () => {
+    expect(() => parseNightlyConfig({ versions: ["latest"], sdkCells: { versions: ["latest"], sdk: ["latest"] } }, "test.json")).toThrow(/sdkCells\.sdk\[0\]: expected an exact SDK release/);
   });
 });
