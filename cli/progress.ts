@@ -32,7 +32,16 @@ export function etaMs(elapsedMs: number, doneHere: number, remaining: number): n
   return doneHere === 0 ? null : (elapsedMs / doneHere) * remaining;
 }
 
-export function createProgress(label: string, stream: NodeJS.WriteStream = process.stderr, now: () => number = Date.now): Progress {
+export interface ProgressOptions {
+  stream?: NodeJS.WriteStream;
+  now?: () => number;
+  // The caller's event lines already say how far along it is ("[3/8] …", the nightly's): off a terminal they are
+  // written as they are, without a second counter.
+  linesCarryCount?: boolean;
+}
+
+export function createProgress(label: string, options: ProgressOptions = {}): Progress {
+  const { stream = process.stderr, now = Date.now, linesCarryCount = false } = options;
   let total = 0;
   let done = 0;
   let doneHere = 0;
@@ -67,7 +76,7 @@ export function createProgress(label: string, stream: NodeJS.WriteStream = proce
         bars.log(`${line}\n`);
         bar.update(done, { last: line.slice(0, 60) });
       } else {
-        stream.write(`${label} ${counter()} ${line}\n`);
+        stream.write(linesCarryCount ? `${line}\n` : `${label} ${counter()} ${line}\n`);
       }
     },
     stop() {

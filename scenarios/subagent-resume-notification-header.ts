@@ -86,10 +86,11 @@ export default defineScenario({
     return judge(result);
   },
   known: [
-    { versions: ">=2.1.247 <=2.1.251", verdict: "RED", finding: "notification-dropped", note: "the absorbed notification is lost across the resume" },
-    { versions: ">=2.1.270 <=2.1.281", verdict: "RED", finding: "notification-changed", note: "header flips from the 494-char preamble to the 48-char one, delta 446" },
+    // Swept 2026-11-30: `ccrepro sweep subagent-resume-notification-header --versions "2.1.245 - 2.1.290"`.
+    { versions: ">=2.1.245 <=2.1.258", verdict: "RED", finding: "notification-dropped", note: "the absorbed notification is lost across the resume (the prefix changes too)" },
+    { versions: ">=2.1.259 <=2.1.283", verdict: "RED", finding: "notification-changed", note: "header flips from the 494-char preamble to the 48-char one, delta 446" },
     { versions: "2.1.332", verdict: "GREEN", note: "keeps the notification's bytes" },
-    { versions: ">=2.1.284", verdict: "GREEN", note: "measured with ccrepro bisect: 2.1.283 is the last release that flips the header" },
+    { versions: ">=2.1.284", verdict: "GREEN", note: "measured with ccrepro bisect and sweep: 2.1.283 is the last release that flips the header" },
     {
       versions: "2.1.281",
       params: { resumeBy: "send-message" },

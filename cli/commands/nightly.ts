@@ -45,7 +45,7 @@ export function registerNightlyCommand(program: Command, ctx: CliContext): void 
       const outDir = checkOutDir(options.out ?? defaultNightlyDir(now, shard));
       const previous = options.previous ? loadPreviousNightly(options.previous) : findPreviousNightly(outDir, now);
       ctx.note(previous ? `comparing with the nightly of ${utc(previous.summary.startedAt)} (${previous.path})` : "no previous nightly to compare with");
-      const progress = createProgress("nightly");
+      const progress = createProgress("nightly", { linesCarryCount: true });
       const summary = await runNightly({
         config,
         outDir,
