@@ -149,24 +149,19 @@ export async function loadScenarioFiles(raw: unknown, source: string): Promise<u
         ),
       )
     : config.scenarios;
-  const expectations = Array.isArray(config.expectations)
-    ? await Promise.all(
-        config.expectations.map(async (entry: unknown, i) =>
-          typeof entry === "object" && entry !== null && "scenario" in entry
-            ? { ...entry, scenario: await named((entry as { scenario: unknown }).scenario, `expectations[${i}].scenario`) }
-            : entry,
-        ),
-      )
-    : config.expectations;
-  const sweeps = Array.isArray(config.sweeps)
-    ? await Promise.all(
-        config.sweeps.map(async (entry: unknown, i) =>
-          typeof entry === "object" && entry !== null && "scenario" in entry
-            ? { ...entry, scenario: await named((entry as { scenario: unknown }).scenario, `sweeps[${i}].scenario`) }
-            : entry,
-        ),
-      )
-    : config.sweeps;
+  // Entries of a list that name their scenario under `key`: the path in it becomes the scenario's name.
+  const namedUnder = async (list: unknown, key: string, field: string) =>
+    Array.isArray(list)
+      ? Promise.all(
+          list.map(async (entry: unknown, i) =>
+            typeof entry === "object" && entry !== null && key in entry
+              ? { ...entry, [key]: await named((entry as Record<string, unknown>)[key], `${field}[${i}].${key}`) }
+              : entry,
+          ),
+        )
+      : list;
+  const expectations = await namedUnder(config.expectations, "scenario", "expectations");
+  const sweeps = await namedUnder(config.sweeps, "scenario", "sweeps");
   return {
     ...config,
     ...(scenarios === undefined ? {} : { scenarios }),

@@ -52,6 +52,15 @@ function resumeCommand(argv: readonly string[]): string {
 
 // A sweep a nightly config asked for, run into its own directory with the same progress lines; its strip is
 // written beside it and shown in the nightly's report.
+// A sweep's events on a progress display: the plan starts it, each finished release or download is a line.
+const showOn =
+  (progress: Progress) =>
+  (event: SweepEvent): void => {
+    if (event.kind === "planned") return progress.start(event.total, event.already);
+    const shown = sweepEventLine(event);
+    if (shown) progress.event(shown.line, shown.advance);
+  };
+
 export async function runConfiguredSweep(
   ctx: CliContext,
   entry: { scenario: string; versions: string; params: Record<string, unknown>; repeat: number },
@@ -70,11 +79,7 @@ export async function runConfiguredSweep(
     concurrency,
     outDir: dir,
     signal,
-    onEvent: (event) => {
-      if (event.kind === "planned") return progress.start(event.total, event.already);
-      const shown = sweepEventLine(event);
-      if (shown) progress.event(shown.line, shown.advance);
-    },
+    onEvent: showOn(progress),
   }).finally(() => progress.stop());
   writeReleaseStrip(outcome.file, dir);
   return { file: outcome.file, dir };
@@ -120,11 +125,7 @@ export function registerSweepCommand(program: Command, ctx: CliContext): void {
           ahead: options.ahead,
           outDir,
           signal,
-          onEvent: (event) => {
-            if (event.kind === "planned") return progress.start(event.total, event.already);
-            const shown = sweepEventLine(event);
-            if (shown) progress.event(shown.line, shown.advance);
-          },
+          onEvent: showOn(progress),
         }).finally(() => progress.stop());
         file = outcome.file;
         ctx.note(`sweep: ${formatDuration(Date.now() - started)} wall`);
