@@ -33,3 +33,4 @@ export { checkTurnGrammar, checkTurnStructure, promptAnswered, TURN_FINDINGS, ty
 export { checkHookPrompts, HOOK_FINDINGS, type HookFindingId } from "../checker/hooks.ts";
 export { notificationDeliveries } from "../checker/notification-delivery.ts";
 export { checkContinuation, turnAnswered, CONTINUATION_FINDINGS, type ContinuationFindingId } from "../checker/continuation.ts";
+export { orphanPremise, type OrphanPremise } from "../checker/orphan-premise.ts";
