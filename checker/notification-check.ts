@@ -11,7 +11,7 @@ import { readMessagesBody } from "./request-body.ts";
 import { unifiedDiff } from "./text-diff.ts";
 import { finding, type CheckerOutput, type Finding } from "../core/verdict.ts";
 
-export const NOTIFICATION_FINDINGS = ["notification-changed", "notification-dropped", "prefix-changed", "cache-control-moved"] as const;
+export const NOTIFICATION_FINDINGS = ["notification-changed", "notification-dropped", "notification-moved", "prefix-changed", "cache-control-moved"] as const;
 export type NotificationFindingId = (typeof NOTIFICATION_FINDINGS)[number];
 
 // finding() with the id held to this check's closed list.
@@ -81,6 +81,20 @@ function dropped(b: Boundary, was: NotificationOccurrence, after: readonly Notif
   });
 }
 
+// Informational: a notification can only move when the messages around it changed, and prefix-changed reports that
+// change (the cache break) in red; the moved notification's own bytes are still compared (notification-changed).
+function moved(b: Boundary, was: NotificationOccurrence, now: NotificationOccurrence): Finding | null {
+  if (was.path === now.path) return null;
+  return notificationFinding({
+    id: "notification-moved",
+    red: false,
+    title: `task ${was.taskId}'s notification moved from ${was.path} to ${now.path}`,
+    where: `${describeBoundary(b)}, ${was.path} → ${now.path}`,
+    detail: [`matched by task id ${was.taskId} and tool use id ${was.toolUseId ?? "(none)"}, key ${was.key}; its bytes are compared at the new place`],
+    data: { boundary: b, key: was.key, taskId: was.taskId, toolUseId: was.toolUseId, messageBefore: was.messageIndex, messageAfter: now.messageIndex, pathBefore: was.path, pathAfter: now.path },
+  });
+}
+
 function prefixFindings(b: Boundary, prefix: PrefixComparison): Finding[] {
   const out: Finding[] = [];
   const d = prefix.difference;
@@ -134,8 +148,8 @@ export function checkNotificationStability(rec: Recordings, options: Notificatio
     present += was.length;
     for (const occurrence of was) {
       const later = nowByKey.get(occurrence.key);
-      const result = later ? changed(b, occurrence, later) : dropped(b, occurrence, now);
-      if (result) findings.push(result);
+      const results = later ? [moved(b, occurrence, later), changed(b, occurrence, later)] : [dropped(b, occurrence, now)];
+      findings.push(...results.filter((f): f is Finding => f !== null));
     }
     const prefix = comparePrefix(before, after, { mask: maskNotifications, beforeLabel: `req ${b.before}`, afterLabel: `req ${b.after}` });
     findings.push(...prefixFindings(b, prefix));

@@ -97,7 +97,12 @@ describe("checkNotificationStability", () => {
   });
 
   it("emits only ids from its closed list", () => {
-    const all = [run({}, { header: SHORT_HEADER, bashDescription: "x", systemMarker: 0 }), run({}, { header: null })].flatMap((r) => r.findings.map((f) => f.id));
+    const movedRun = seed002({}, {});
+    const after = afterResumeBody();
+    after.messages.splice(1, 0, { role: "user", content: "inserted" }, { role: "assistant", content: "ok" });
+    movedRun[7] = { ...movedRun[7]!, body: after };
+    const all = [run({}, { header: SHORT_HEADER, bashDescription: "x", systemMarker: 0 }), run({}, { header: null }), checkNotificationStability(fakeRecordings(movedRun), subResumes)]
+      .flatMap((r) => r.findings.map((f) => f.id));
     expect(new Set(all)).toEqual(new Set(NOTIFICATION_FINDINGS));
   });
 
