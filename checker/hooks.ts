@@ -2,6 +2,7 @@
 // task's notification reached the model.
 import { z } from "zod";
 import type { HookRecord, Recordings, SessionRecording } from "../harness/recordings.ts";
+import { waitedSince } from "./absence-window.ts";
 import { formatHookTimeline, formatHookTimings, runStart } from "./format-hooks.ts";
 import { canonicalJson, type Json } from "./json-value.ts";
 import { notificationDeliveries, type NotificationDelivery } from "./notification-delivery.ts";
@@ -173,14 +174,20 @@ export function checkHookPrompts(rec: Recordings, options: HookCheckOptions): Ho
   });
 
   for (const lost of deliveries.filter((d) => d.request === null)) {
+    // Absence counts only after a window scaled from this run's own pace.
+    const waited = waitedSince(rec, lost.finishedAt);
+    if (!waited.enough) {
+      unjudged.push(`the notification of task ${lost.taskId} had not reached the model when the recording ended (${waited.text})`);
+      continue;
+    }
     findings.push(
       finding({
         id: "notification-lost",
         red: red.has("notification-lost"),
-        title: `task ${lost.taskId} finished, and no request to the model carried its <task-notification>`,
+        title: `task ${lost.taskId} finished, and no request to the model carried its <task-notification> within ${(waited.waitedMs / 1000).toFixed(1)} s`,
         where: `session ${lost.session}, task finished at ${at(lost.finishedAt)}`,
-        detail: [`looked in ${options.streams ? `stream ${options.streams.join(", ")}` : "every stream"}`],
-        data: { ...lost },
+        detail: [`looked in ${options.streams ? `stream ${options.streams.join(", ")}` : "every stream"}`, waited.text],
+        data: { ...lost, waitedMs: waited.waitedMs, windowMs: waited.window.requiredMs },
       }),
     );
   }
@@ -205,6 +212,7 @@ function reconcile(pushed: readonly PushedPrompt[], submits: readonly PromptSubm
 function reachedPoint(submits: PromptSubmit[], deliveries: NotificationDelivery[], unjudged: string[]): HookCheck["reached"] {
   if (deliveries.length === 0) return { ok: false, reason: "no background task reported finishing on stdout" };
   const lost = deliveries.filter((d) => d.request === null);
+  if (lost.length > 0 && unjudged.length > 0) return { ok: false, reason: unjudged.join("; ") };
   if (lost.length > 0) return { ok: false, reason: `the notification of task ${lost.map((d) => d.taskId).join(", ")} never reached the model` };
   if (!submits.some((s) => s.pushed !== null)) {
     return { ok: false, reason: "the pushed prompt fired no UserPromptSubmit hook, so there is no typed prompt's payload to compare with" };

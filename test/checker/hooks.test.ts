@@ -104,9 +104,10 @@ describe("seed 003 replayed: 2.1.281, when=mid-turn", () => {
     expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
   });
 
-  it("reports notification-lost when no request carried the notification (delivering request removed in memory)", () => {
+  it("reports notification-lost when no request carried the notification (delivering request removed, session kept 60 s longer, in memory)", () => {
     const rec = recorded("2.1.281-mid-turn");
     rec.requests = rec.requests.filter((r) => r.seq !== 3);
+    rec.sessions[0]!.process!.endedAt = rec.sessions[0]!.process!.startedAt + 60_000;
     const result = check(rec, "mid-turn");
     expect(ids(result)).toContain("notification-lost");
     expect(result.findings.find((f) => f.id === "notification-lost")?.data).toMatchObject({ taskId: "b0ko2miw6", request: null });
