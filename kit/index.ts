@@ -34,3 +34,5 @@ export { checkHookPrompts, HOOK_FINDINGS, type HookFindingId } from "../checker/
 export { notificationDeliveries } from "../checker/notification-delivery.ts";
 export { checkContinuation, turnAnswered, CONTINUATION_FINDINGS, type ContinuationFindingId } from "../checker/continuation.ts";
 export { orphanPremise, type OrphanPremise } from "../checker/orphan-premise.ts";
+// The clock every recorded time uses: a live wait comparing "now" with a recorded time must read this one.
+export { clockNow } from "../core/time.ts";
