@@ -79,3 +79,36 @@ describe("absenceWindow", () => {
     expect(waitedSince(log, recordedUntil(log) - MIN_WINDOW_MS + 1).enough).toBe(false);
   });
 });
+
+describe("absenceWindow and recordedUntil on hand-built recordings", () => {
+  const request = (seq: number, receivedAt: number) => ({ seq, receivedAt }) as Recordings["requests"][number];
+  const session = (startedAt: number, endedAt: number | null, extra: Partial<SessionRecording> = {}): SessionRecording => ({
+    label: "s",
+    stdout: [],
+    stdin: [],
+    process: { ...startingProcess("s", [], null), startedAt, endedAt },
+    ...extra,
+  });
+
+  it("measures the time to the first request after the earliest session start, ignoring earlier requests", () => {
+    const rec = { requests: [request(1, 500), request(2, 3_000)], responseEnds: new Map(), sessions: [session(2_000, null), session(1_000, null)] };
+    expect(absenceWindow(rec)).toEqual({ requiredMs: WINDOW_FACTOR * 2_000, timeToFirstRequestMs: 2_000, slowestResponseMs: 0 });
+  });
+
+  it("has no pace without a request after the start, and says so", () => {
+    const rec = { requests: [request(1, 500)], responseEnds: new Map(), sessions: [session(1_000, 9_000)] };
+    expect(absenceWindow(rec).timeToFirstRequestMs).toBeNull();
+    expect(waitedSince(rec, 0).text).toBe("watched 9.0 s; window 5.0 s: the minimum, no session recorded to measure the pace from");
+    expect(waitedSince(rec, 0).enough).toBe(true);
+  });
+
+  it("ends the recording at the latest of requests, response ends, hooks, stdout, stdin and process ends", () => {
+    const base = { requests: [request(1, 100)], responseEnds: new Map([[1, { kind: "response-end" as const, seq: 1, endedAt: 200, outcome: "complete" as const }]]) };
+    expect(recordedUntil(base)).toBe(200);
+    expect(recordedUntil({ ...base, hooks: [{ t: 300, event: "Stop", durationMs: 1, raw: "", payload: null }] })).toBe(300);
+    expect(recordedUntil({ ...base, sessions: [session(0, 400)] })).toBe(400);
+    expect(recordedUntil({ ...base, sessions: [session(0, null, { stdin: [{ t: 500, raw: "" }] })] })).toBe(500);
+    expect(recordedUntil({ ...base, sessions: [session(0, null, { stdout: [{ line: 0, t: 600, raw: "", event: null }] })] })).toBe(600);
+    expect(recordedUntil({ requests: [], responseEnds: new Map() })).toBe(0);
+  });
+});
