@@ -225,6 +225,16 @@ describe("synthetic is what the harness did not push, whatever its wording", () 
     expect(submits.map((s) => s.pushed !== null)).toEqual([true, false]);
   });
 
+  it("a plain prompt nobody pushed is synthetic too, and its title names no CLI block", () => {
+    const rec = recorded("2.1.234-after-turn");
+    promptPayloads(rec).synthetic.prompt = "continue";
+    const result = check(rec, "after-turn");
+    expect(result.verdict).toBe("RED");
+    expect(result.findings[0]?.title).toBe("a UserPromptSubmit hook got a prompt the harness never pushed, and nothing in its payload says no person typed it");
+    expect(result.notes).toContainEqual(expect.stringMatching(/^UserPromptSubmit #1 at \+\d+\.\d+s, typed \(pushed prompt #1 of s1\): keys /));
+    expect(result.notes).toContainEqual(expect.stringMatching(/^UserPromptSubmit #2 at \+\d+\.\d+s, synthetic: keys /));
+  });
+
   it("reconciles pushed prompts with UserPromptSubmit events in the notes", () => {
     expect(check(recorded("2.1.281-mid-turn"), "mid-turn").notes).toContain(
       "prompts: 1 pushed on stdin, 2 UserPromptSubmit (1 of a pushed prompt, 1 synthetic)",
