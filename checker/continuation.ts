@@ -1,5 +1,6 @@
 // How an in-flight turn went on after `/background`, from the request log alone: who sent what, re-sends, killed tools, answers.
 import type { Recordings } from "../harness/recordings.ts";
+import { waitedSince } from "./absence-window.ts";
 import type { RequestEntry } from "../mock-api/log-entry.ts";
 import { isJsonObject, type Json } from "./json-value.ts";
 import { streamRequests } from "./model-request.ts";
@@ -163,7 +164,8 @@ function describe(r: TurnRequest): string {
 
 export type ContinuationCheck = CheckerOutput;
 
-export function checkContinuation(log: RequestLog, options: ContinuationOptions): ContinuationCheck {
+// Session recordings, when given (a whole run's Recordings), set the window turn-dropped waits out (absence-window.ts).
+export function checkContinuation(log: RequestLog & Partial<Pick<Recordings, "sessions" | "hooks">>, options: ContinuationOptions): ContinuationCheck {
   const { requests } = classifyTurn(log, options);
   const original = requests[0];
   if (!original) {
@@ -176,7 +178,10 @@ export function checkContinuation(log: RequestLog, options: ContinuationOptions)
   const finishedInForeground = later.find((r) => r.role === "continuation" && r.continues === original.seq && r.foreground === true && !r.result?.killed);
   // What the exiting UI sends on its way out is lost with it; the turn lives on only if another process continues it.
   const handedOn = later.filter((r) => r.foreground !== true);
-  if (handedOn.length === 0 && !finishedInForeground) {
+  // Nobody continuing counts only once the run went on for a window scaled from its own pace after the tool call.
+  const waited = waitedSince(log, log.responseEnds.get(original.seq)?.endedAt ?? log.requests.find((e) => e.seq === original.seq)!.receivedAt);
+  const dropped = handedOn.length === 0 && !finishedInForeground;
+  if (dropped && waited.enough) {
     const fromForeground = later.map((r) => `req ${r.seq} came from the foreground UI, which exits after /background`);
     findings.push(
       continuationFinding({
@@ -184,8 +189,8 @@ export function checkContinuation(log: RequestLog, options: ContinuationOptions)
         red: true,
         title: `no process${later.length > 0 ? " but the exiting foreground UI" : ""} continued the in-flight turn: the tool call got no result there and the prompt was not re-sent`,
         where: `req ${original.seq} (the tool call in flight)`,
-        detail: [`req ${original.seq} from ${describeSender(original)}`, ...fromForeground],
-        data: { original: original.seq, fromForeground: later.map((r) => r.seq) },
+        detail: [`req ${original.seq} from ${describeSender(original)}`, ...fromForeground, waited.text],
+        data: { original: original.seq, fromForeground: later.map((r) => r.seq), waitedMs: waited.waitedMs, windowMs: waited.window.requiredMs },
       }),
     );
   }
@@ -242,6 +247,6 @@ export function checkContinuation(log: RequestLog, options: ContinuationOptions)
       ? { ok: true }
       : handedOn.length > 0
         ? { ok: false, reason: `the turn was continued by another process (${seqs(handedOn)}) but never answered there${lostAnswers}` }
-        : { ok: false, reason: `no process but the exiting foreground UI continued the turn${lostAnswers}` };
+        : { ok: false, reason: `no process but the exiting foreground UI continued the turn${lostAnswers}${waited.enough ? "" : ` (too soon to call it dropped: ${waited.text})`}` };
   return { findings, reached, notes };
 }

@@ -1,21 +1,20 @@
 // Hook payloads against what really happened: UserPromptSubmit prompts nobody typed, and whether each background
 // task's notification reached the model.
 import { z } from "zod";
-import type { HookRecord, Recordings } from "../harness/recordings.ts";
+import type { HookRecord, Recordings, SessionRecording } from "../harness/recordings.ts";
+import { waitedSince } from "./absence-window.ts";
 import { formatHookTimeline, formatHookTimings, runStart } from "./format-hooks.ts";
 import { canonicalJson, type Json } from "./json-value.ts";
 import { notificationDeliveries, type NotificationDelivery } from "./notification-delivery.ts";
-import { NON_USER_SOURCE_HEADER, SYSTEM_NOTIFICATION_HEADER } from "./notifications.ts";
 import { offset, quote } from "./timeline-format.ts";
+import { buildTurnTimeline, type PushEntry } from "./turn-timeline.ts";
 import { finding, type CheckerOutput, type Finding } from "../core/verdict.ts";
 
 export const HOOK_FINDINGS = ["synthetic-prompt-indistinguishable", "prompt-id-reused", "notification-lost"] as const;
 export type HookFindingId = (typeof HOOK_FINDINGS)[number];
 
-// Blocks the CLI itself writes into a prompt; a prompt made of nothing else was typed by no one.
-const INJECTED_BLOCK = /<(task-notification|system-reminder)>[\s\S]*?<\/\1>/g;
-// A bare notification preamble in front of the blocks is the CLI's own words too.
-const INJECTED_HEADERS = [SYSTEM_NOTIFICATION_HEADER, NON_USER_SOURCE_HEADER];
+// Blocks the CLI itself writes into a prompt: named in findings to say what a synthetic prompt held (never to decide it).
+const CLI_BLOCK = /<(task-notification|system-reminder)>[\s\S]*?<\/\1>/g;
 // Key names that say who wrote a prompt: a value differing from the person's prompt tells a hook it was not a person.
 const AUTHOR_KEY = /source|origin|synthetic|author|sender|initiat|trigger|wakeup|kind/i;
 
@@ -25,8 +24,15 @@ type PromptPayload = z.infer<typeof promptPayloadSchema>;
 export interface PromptSubmit {
   hook: HookRecord;
   payload: PromptPayload;
-  // The kinds of injected blocks when they are all the prompt holds; null for a prompt a person could have typed.
-  injected: string[] | null;
+  // The prompt the harness pushed that this hook call is for; null when the harness pushed no such prompt: synthetic,
+  // whatever its wording.
+  pushed: PushedPrompt | null;
+  // The kinds of CLI blocks the prompt holds, for the finding's title.
+  injected: string[];
+}
+
+export interface PushedPrompt extends PushEntry {
+  session: string;
 }
 
 // A key that lets a hook tell the synthetic payload from the person's: present only on it, or an author key that differs.
@@ -47,18 +53,28 @@ export interface HookCheck extends CheckerOutput {
   deliveries: NotificationDelivery[];
 }
 
-export function injectedBlocks(prompt: string): string[] | null {
-  const kinds = [...prompt.matchAll(INJECTED_BLOCK)].map((match) => match[1]!);
-  if (kinds.length === 0) return null;
-  const rest = prompt.replace(INJECTED_BLOCK, "").trim();
-  return rest === "" || INJECTED_HEADERS.some((header) => rest.startsWith(header)) ? [...new Set(kinds)] : null;
+export function injectedBlocks(prompt: string): string[] {
+  return [...new Set([...prompt.matchAll(CLI_BLOCK)].map((match) => match[1]!))];
 }
 
-export function promptSubmits(hooks: readonly HookRecord[]): PromptSubmit[] {
+// Every prompt the harness wrote to a session's stdin, in the order it wrote them.
+export function pushedPrompts(sessions: readonly SessionRecording[]): PushedPrompt[] {
+  return sessions
+    .flatMap((session) => buildTurnTimeline(session).entries.flatMap((e) => (e.kind === "push" ? [{ ...e, session: session.label }] : [])))
+    .sort((a, b) => a.t - b.t);
+}
+
+// Each UserPromptSubmit is matched, in order, to the first not yet matched pushed prompt with the same text; a hook
+// call left without one carries a prompt the harness never pushed.
+export function promptSubmits(hooks: readonly HookRecord[], sessions: readonly SessionRecording[]): PromptSubmit[] {
+  const unmatched = pushedPrompts(sessions);
   return hooks.flatMap((hook) => {
     if (hook.event !== "UserPromptSubmit") return [];
     const parsed = promptPayloadSchema.safeParse(hook.payload);
-    return parsed.success ? [{ hook, payload: parsed.data, injected: injectedBlocks(parsed.data.prompt) }] : [];
+    if (!parsed.success) return [];
+    const at = unmatched.findIndex((p) => p.text === parsed.data.prompt);
+    const pushed = at === -1 ? null : unmatched.splice(at, 1)[0]!;
+    return [{ hook, payload: parsed.data, pushed, injected: injectedBlocks(parsed.data.prompt) }];
   });
 }
 
@@ -70,11 +86,12 @@ export function distinguishingMarkers(synthetic: PromptPayload, human: PromptPay
     .map((key) => ({ key, synthetic: synthetic[key], human: human[key] }));
 }
 
+const held = (blocks: readonly string[]) => (blocks.length === 0 ? "" : ` (holding ${blocks.map((k) => `<${k}>`).join(" + ")})`);
 const keyList = (payload: PromptPayload) => Object.keys(payload).sort().join(", ");
 const shown = (value: Json | undefined) => (value === undefined ? "absent" : canonicalJson(value));
 
 interface Comparison {
-  synthetic: PromptSubmit & { injected: string[] };
+  synthetic: PromptSubmit;
   human: PromptSubmit;
   // How findings and notes name the two hook calls.
   where: string;
@@ -99,7 +116,7 @@ function compareWithTyped({ synthetic, human, where, typed }: Comparison, red: R
       finding({
         id: "synthetic-prompt-indistinguishable",
         red: red.has("synthetic-prompt-indistinguishable"),
-        title: `a UserPromptSubmit hook got a prompt that is only ${synthetic.injected.map((k) => `<${k}>`).join(" + ")}, and nothing in its payload says no person typed it`,
+        title: `a UserPromptSubmit hook got a prompt the harness never pushed${held(synthetic.injected)}, and nothing in its payload says no person typed it`,
         where,
         detail: [
           `prompt ${quote(synthetic.payload.prompt, 100)}`,
@@ -130,7 +147,7 @@ export function checkHookPrompts(rec: Recordings, options: HookCheckOptions): Ho
   const red = new Set<string>(options.redIds);
   const start = runStart(rec);
   const at = (t: number) => offset(t, start).trim();
-  const submits = promptSubmits(rec.hooks);
+  const submits = promptSubmits(rec.hooks, rec.sessions);
   const deliveries = notificationDeliveries(rec, options.streams);
   const findings: Finding[] = [];
   const notes: string[] = [...formatHookTimings(rec.hooks)];
@@ -138,31 +155,39 @@ export function checkHookPrompts(rec: Recordings, options: HookCheckOptions): Ho
 
   const unreadable = rec.hooks.filter((h) => h.event === "UserPromptSubmit").length - submits.length;
   if (unreadable > 0) unjudged.push(`${unreadable} UserPromptSubmit payload(s) are not JSON objects with a prompt string`);
+  notes.push(...reconcile(pushedPrompts(rec.sessions), submits));
   submits.forEach((submit, index) => {
     const label = `UserPromptSubmit #${index + 1} at ${at(submit.hook.t)}`;
-    notes.push(`${label}, ${submit.injected ? `synthetic (${submit.injected.join(" + ")})` : "typed"}: keys ${keyList(submit.payload)}`);
-    if (submit.injected === null) return;
-    const human = submits.slice(0, index).reverse().find((s) => s.injected === null);
+    const kind = submit.pushed ? `typed (pushed prompt #${submit.pushed.prompt} of ${submit.pushed.session})` : `synthetic${held(submit.injected)}`;
+    notes.push(`${label}, ${kind}: keys ${keyList(submit.payload)}`);
+    if (submit.pushed) return;
+    const human = submits.slice(0, index).reverse().find((s) => s.pushed !== null);
     if (!human) {
       unjudged.push(`the synthetic ${label} has no typed prompt's payload before it to compare with`);
       return;
     }
     const typed = `typed prompt #${submits.indexOf(human) + 1} at ${at(human.hook.t)}`;
-    const compared = compareWithTyped({ synthetic: { ...submit, injected: submit.injected }, human, where: `hook ${label}`, typed }, red);
+    const compared = compareWithTyped({ synthetic: submit, human, where: `hook ${label}`, typed }, red);
     findings.push(...compared.findings);
     const markerText = compared.markers.map((m) => `${m.key}=${shown(m.synthetic)} (typed prompt: ${shown(m.human)})`).join(", ");
     if (markerText) notes.push(`  told apart from the ${typed} by ${markerText}`);
   });
 
   for (const lost of deliveries.filter((d) => d.request === null)) {
+    // Absence counts only after a window scaled from this run's own pace.
+    const waited = waitedSince(rec, lost.finishedAt);
+    if (!waited.enough) {
+      unjudged.push(`the notification of task ${lost.taskId} had not reached the model when the recording ended (${waited.text})`);
+      continue;
+    }
     findings.push(
       finding({
         id: "notification-lost",
         red: red.has("notification-lost"),
-        title: `task ${lost.taskId} finished, and no request to the model carried its <task-notification>`,
+        title: `task ${lost.taskId} finished, and no request to the model carried its <task-notification> within ${(waited.waitedMs / 1000).toFixed(1)} s`,
         where: `session ${lost.session}, task finished at ${at(lost.finishedAt)}`,
-        detail: [`looked in ${options.streams ? `stream ${options.streams.join(", ")}` : "every stream"}`],
-        data: { ...lost },
+        detail: [`looked in ${options.streams ? `stream ${options.streams.join(", ")}` : "every stream"}`, waited.text],
+        data: { ...lost, waitedMs: waited.waitedMs, windowMs: waited.window.requiredMs },
       }),
     );
   }
@@ -174,11 +199,22 @@ export function checkHookPrompts(rec: Recordings, options: HookCheckOptions): Ho
   return { findings, reached: reachedPoint(submits, deliveries, unjudged), notes, deliveries };
 }
 
+// The harness's count against the hooks': every pushed prompt should fire one UserPromptSubmit; the rest are synthetic.
+function reconcile(pushed: readonly PushedPrompt[], submits: readonly PromptSubmit[]): string[] {
+  const matched = new Set(submits.flatMap((s) => (s.pushed ? [s.pushed] : [])).map((p) => `${p.session}#${p.prompt}`));
+  const typed = matched.size;
+  return [
+    `prompts: ${pushed.length} pushed on stdin, ${submits.length} UserPromptSubmit (${typed} of a pushed prompt, ${submits.length - typed} synthetic)`,
+    ...pushed.filter((p) => !matched.has(`${p.session}#${p.prompt}`)).map((p) => `  pushed prompt #${p.prompt} ${quote(p.text, 60)} fired no UserPromptSubmit`),
+  ];
+}
+
 function reachedPoint(submits: PromptSubmit[], deliveries: NotificationDelivery[], unjudged: string[]): HookCheck["reached"] {
   if (deliveries.length === 0) return { ok: false, reason: "no background task reported finishing on stdout" };
   const lost = deliveries.filter((d) => d.request === null);
+  if (lost.length > 0 && unjudged.length > 0) return { ok: false, reason: unjudged.join("; ") };
   if (lost.length > 0) return { ok: false, reason: `the notification of task ${lost.map((d) => d.taskId).join(", ")} never reached the model` };
-  if (!submits.some((s) => s.injected === null)) {
+  if (!submits.some((s) => s.pushed !== null)) {
     return { ok: false, reason: "the pushed prompt fired no UserPromptSubmit hook, so there is no typed prompt's payload to compare with" };
   }
   if (unjudged.length > 0) return { ok: false, reason: unjudged.join("; ") };

@@ -1,15 +1,17 @@
 // Whether task notifications (and the prompt prefix around them) keep their bytes across each boundary of a stream.
+// Raw bytes: both requests of a boundary belong to one conversation, where no value has a harmless reason to change.
+// Measured on the recorded runs (2.1.251, 2.1.281 twice, 2.1.332 twice; test/fixtures/runs, the nightly fixture):
+// comparing raw gives exactly the findings the old normalised comparison gave, so no within-run rule is needed.
+// Cross-run normalisation (cch=, cc_version hash, dates, run paths) lives in cross-run-normalise.ts, for comparing runs.
 import type { Recordings } from "../harness/recordings.ts";
 import { BOUNDARY_KINDS, describeBoundary, findBoundaries, type Boundary, type BoundaryKind } from "./boundaries.ts";
-import { runLayout } from "../harness/run-layout.ts";
-import { normalise, runPathsOf, type NormaliseContext } from "./normalise.ts";
 import { extractNotifications, maskNotifications, type NotificationOccurrence } from "./notifications.ts";
 import { comparePrefix, type PrefixComparison } from "./prefix.ts";
 import { readMessagesBody } from "./request-body.ts";
 import { unifiedDiff } from "./text-diff.ts";
 import { finding, type CheckerOutput, type Finding } from "../core/verdict.ts";
 
-export const NOTIFICATION_FINDINGS = ["notification-changed", "notification-dropped", "prefix-changed", "cache-control-moved"] as const;
+export const NOTIFICATION_FINDINGS = ["notification-changed", "notification-dropped", "notification-moved", "prefix-changed", "cache-control-moved"] as const;
 export type NotificationFindingId = (typeof NOTIFICATION_FINDINGS)[number];
 
 // finding() with the id held to this check's closed list.
@@ -20,7 +22,6 @@ export interface NotificationCheckOptions {
   kinds?: readonly BoundaryKind[];
   // Default: every named stream.
   streams?: readonly string[];
-  normalise?: NormaliseContext;
 }
 
 export type NotificationCheck = CheckerOutput;
@@ -35,9 +36,9 @@ function chars(text: string): number {
   return [...text].length;
 }
 
-function changed(b: Boundary, was: NotificationOccurrence, now: NotificationOccurrence, ctx: NormaliseContext): Finding | null {
-  const before = normalise(was.text, { ...ctx, jsonPath: was.path });
-  const after = normalise(now.text, { ...ctx, jsonPath: now.path });
+function changed(b: Boundary, was: NotificationOccurrence, now: NotificationOccurrence): Finding | null {
+  const before = was.text;
+  const after = now.text;
   if (before === after) return null;
   const delta = chars(was.text) - chars(now.text);
   return notificationFinding({
@@ -47,7 +48,7 @@ function changed(b: Boundary, was: NotificationOccurrence, now: NotificationOccu
     where: `${describeBoundary(b)}, ${was.path}${now.path === was.path ? "" : ` → ${now.path}`}`,
     detail: [
       `${was.headerKind} (${chars(was.text)} chars) → ${now.headerKind} (${chars(now.text)} chars), delta ${delta}`,
-      `role ${was.role}${now.role === was.role ? "" : ` → ${now.role}`}; compared from the header through </task-notification>, after normalisation`,
+      `role ${was.role}${now.role === was.role ? "" : ` → ${now.role}`}; compared raw, from the header through </task-notification>`,
     ],
     diff: unifiedDiff(before, after, { beforeName: was.path, afterName: now.path, beforeHeader: `req ${b.before}`, afterHeader: `req ${b.after}` }),
     data: {
@@ -80,6 +81,20 @@ function dropped(b: Boundary, was: NotificationOccurrence, after: readonly Notif
   });
 }
 
+// Informational: a notification can only move when the messages around it changed, and prefix-changed reports that
+// change (the cache break) in red; the moved notification's own bytes are still compared (notification-changed).
+function moved(b: Boundary, was: NotificationOccurrence, now: NotificationOccurrence): Finding | null {
+  if (was.path === now.path) return null;
+  return notificationFinding({
+    id: "notification-moved",
+    red: false,
+    title: `task ${was.taskId}'s notification moved from ${was.path} to ${now.path}`,
+    where: `${describeBoundary(b)}, ${was.path} → ${now.path}`,
+    detail: [`matched by task id ${was.taskId} and tool use id ${was.toolUseId ?? "(none)"}, key ${was.key}; its bytes are compared at the new place`],
+    data: { boundary: b, key: was.key, taskId: was.taskId, toolUseId: was.toolUseId, messageBefore: was.messageIndex, messageAfter: now.messageIndex, pathBefore: was.path, pathAfter: now.path },
+  });
+}
+
 function prefixFindings(b: Boundary, prefix: PrefixComparison): Finding[] {
   const out: Finding[] = [];
   const d = prefix.difference;
@@ -91,7 +106,7 @@ function prefixFindings(b: Boundary, prefix: PrefixComparison): Finding[] {
         red: true,
         title: `the shared prompt prefix changed outside task notifications, first at ${d.block}`,
         where: `${describeBoundary(b)}, ${d.path}`,
-        detail: [`${d.path}: ${size(d.beforeAbsent, d.bytesBefore)} → ${size(d.afterAbsent, d.bytesAfter)}, delta ${d.delta}; cache_control ignored, after normalisation`],
+        detail: [`${d.path}: ${size(d.beforeAbsent, d.bytesBefore)} → ${size(d.afterAbsent, d.bytesAfter)}, delta ${d.delta}; cache_control ignored, raw bytes`],
         diff: d.diff,
         data: { boundary: b, block: d.block, path: d.path, bytesBefore: d.bytesBefore, bytesAfter: d.bytesAfter, delta: d.delta },
       }),
@@ -119,8 +134,6 @@ function prefixFindings(b: Boundary, prefix: PrefixComparison): Finding[] {
 
 export function checkNotificationStability(rec: Recordings, options: NotificationCheckOptions = {}): NotificationCheck {
   const kinds = options.kinds ?? BOUNDARY_KINDS;
-  // The run's own directories are named alike in every request; placeholders matter when runs are compared.
-  const ctx = options.normalise ?? (rec.runDir ? { runPaths: runPathsOf(runLayout(rec.runDir)) } : {});
   const boundaries = findBoundaries(rec, { streams: options.streams }).filter((b) => kinds.includes(b.kind));
   const findings: Finding[] = [];
   const notes: string[] = [];
@@ -135,10 +148,10 @@ export function checkNotificationStability(rec: Recordings, options: Notificatio
     present += was.length;
     for (const occurrence of was) {
       const later = nowByKey.get(occurrence.key);
-      const result = later ? changed(b, occurrence, later, ctx) : dropped(b, occurrence, now);
-      if (result) findings.push(result);
+      const results = later ? [moved(b, occurrence, later), changed(b, occurrence, later)] : [dropped(b, occurrence, now)];
+      findings.push(...results.filter((f): f is Finding => f !== null));
     }
-    const prefix = comparePrefix(before, after, { normalise: ctx, mask: maskNotifications, beforeLabel: `req ${b.before}`, afterLabel: `req ${b.after}` });
+    const prefix = comparePrefix(before, after, { mask: maskNotifications, beforeLabel: `req ${b.before}`, afterLabel: `req ${b.after}` });
     findings.push(...prefixFindings(b, prefix));
     const { from, to } = prefix.rolled;
     const roll = from.length > 0 ? `; message cache_control rolled ${from.map((m) => m.path).join(", ")} → ${to.map((m) => m.path).join(", ")}` : "";

@@ -11,11 +11,14 @@ export const SYSTEM_NOTIFICATION_HEADER = "[SYSTEM NOTIFICATION - NOT USER INPUT
 export const NON_USER_SOURCE_HEADER = "[MESSAGE FROM NON-USER SOURCE - NOT USER INPUT]";
 
 export interface NotificationOccurrence {
-  // "<task-id>@messages[7]#0": the same task's notification at the same place in both requests of a boundary.
+  // "<task-id>/<tool-use-id>#0": the same notification in both requests of a boundary, wherever it sits, so a
+  // notification moved by a message inserted before it is still compared with itself.
   key: string;
   taskId: string;
+  // The <tool-use-id> of the call that started the task; null when the notification names none.
+  toolUseId: string | null;
   messageIndex: number;
-  // Among this task id's occurrences within the message, 0-based.
+  // Among this identity's occurrences within the request, 0-based.
   occurrence: number;
   role: string;
   // The string holding it, e.g. messages[7].content[0].text.
@@ -27,6 +30,7 @@ export interface NotificationOccurrence {
 
 interface Segment {
   taskId: string;
+  toolUseId: string | null;
   start: number;
   end: number;
   // The segment's bytes in front of <task-notification>: where the header lives.
@@ -35,6 +39,7 @@ interface Segment {
 
 const NOTIFICATION = /<task-notification>([\s\S]*?)<\/task-notification>/g;
 const TASK_ID = /<task-id>\s*([^<]*?)\s*<\/task-id>/;
+const TOOL_USE_ID = /<tool-use-id>\s*([^<]*?)\s*<\/tool-use-id>/;
 
 function segments(text: string): Segment[] {
   const out: Segment[] = [];
@@ -42,7 +47,8 @@ function segments(text: string): Segment[] {
   for (const match of text.matchAll(NOTIFICATION)) {
     const end = match.index + match[0].length;
     const taskId = TASK_ID.exec(match[1] ?? "")?.[1] || "(no task-id)";
-    out.push({ taskId, start: previousEnd, end, lead: text.slice(previousEnd, match.index) });
+    const toolUseId = TOOL_USE_ID.exec(match[1] ?? "")?.[1] || null;
+    out.push({ taskId, toolUseId, start: previousEnd, end, lead: text.slice(previousEnd, match.index) });
     previousEnd = end;
   }
   return out;
@@ -65,15 +71,17 @@ export function classifyHeader(lead: string): HeaderKind {
 
 export function extractNotifications(body: MessagesBody): NotificationOccurrence[] {
   const out: NotificationOccurrence[] = [];
+  const seen = new Map<string, number>();
   body.messages.forEach((message, messageIndex) => {
-    const seen = new Map<string, number>();
     walkStrings(message.content, ["messages", messageIndex, "content"], (text, keys) => {
       for (const segment of segments(text)) {
-        const occurrence = seen.get(segment.taskId) ?? 0;
-        seen.set(segment.taskId, occurrence + 1);
+        const identity = `${segment.taskId}/${segment.toolUseId ?? "-"}`;
+        const occurrence = seen.get(identity) ?? 0;
+        seen.set(identity, occurrence + 1);
         out.push({
-          key: `${segment.taskId}@messages[${messageIndex}]#${occurrence}`,
+          key: `${identity}#${occurrence}`,
           taskId: segment.taskId,
+          toolUseId: segment.toolUseId,
           messageIndex,
           occurrence,
           role: message.role,

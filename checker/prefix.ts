@@ -10,13 +10,15 @@ import {
   type Json,
   type PathKey,
 } from "./json-value.ts";
-import { normalise, type NormaliseContext } from "./normalise.ts";
+import { normaliseAcrossRuns, type NormaliseContext } from "./cross-run-normalise.ts";
 import type { MessagesBody } from "./request-body.ts";
 import { unifiedDiff } from "./text-diff.ts";
 
 export interface PrefixOptions {
-  normalise?: NormaliseContext;
-  // Applied to every string of both sides before normalising, to hide parts another comparison judges.
+  // Only when A and B come from two different runs: their harmless cross-run differences are blanked out.
+  // Within one run the comparison is of raw bytes.
+  acrossRuns?: NormaliseContext;
+  // Applied to every string of both sides (before any normalising), to hide parts another comparison judges.
   mask?: (text: string) => string;
   // Names for the diff headers, e.g. "req 6" / "req 8".
   beforeLabel: string;
@@ -34,7 +36,7 @@ export interface PrefixDifference {
   bytesBefore: number;
   bytesAfter: number;
   delta: number;
-  // Of the normalised values: what was actually compared.
+  // Of the values actually compared (masked, and normalised only across runs).
   diff: string;
 }
 
@@ -120,7 +122,9 @@ export function comparePrefix(a: MessagesBody, b: MessagesBody, options: PrefixO
   const prepare = (value: Json | undefined, keys: PathKey[]): Json | undefined =>
     value === undefined
       ? undefined
-      : mapStrings(withoutKey(value, "cache_control"), keys, (text, at) => normalise(mask(text), { ...options.normalise, jsonPath: formatPath(at) }));
+      : mapStrings(withoutKey(value, "cache_control"), keys, (text, at) =>
+          options.acrossRuns ? normaliseAcrossRuns(mask(text), { ...options.acrossRuns, jsonPath: formatPath(at) }) : mask(text),
+        );
 
   let difference: PrefixDifference | null = null;
   for (const unit of units) {

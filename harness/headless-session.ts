@@ -6,6 +6,7 @@ import { execa, type ResultPromise } from "execa";
 import { startingProcess, toStdoutRecord, type SessionProcess, type SessionRecording } from "./recordings.ts";
 import type { SessionLayout } from "./run-layout.ts";
 import { isSystem } from "./stream-events.ts";
+import { clockNow } from "../core/time.ts";
 
 // After the process exits, how long its last stdout and stderr output gets to arrive when something else holds the pipes.
 const STDOUT_DRAIN_MS = 2000;
@@ -63,7 +64,7 @@ export class HeadlessSession {
     // inherited stdout can hold the pipe open until the reaper ends it, and that is not the binary still running.
     const ended = new Promise<void>((resolve) => {
       const record = (exitCode: number | null, signal: string | null) => {
-        if (this.process.endedAt === null) Object.assign(this.process, { endedAt: Date.now(), exitCode, signal });
+        if (this.process.endedAt === null) Object.assign(this.process, { endedAt: clockNow(), exitCode, signal });
         resolve();
       };
       this.child.once("exit", record);
@@ -90,7 +91,7 @@ export class HeadlessSession {
 
   send(raw: string): void {
     if (this.stdinClosed) throw new Error(`session ${this.spec.label}: stdin is already closed`);
-    const record = { t: Date.now(), raw };
+    const record = { t: clockNow(), raw };
     this.recording.stdin.push(record);
     fs.appendFileSync(this.spec.files.stdin, `${JSON.stringify(record)}\n`);
     this.child.stdin.write(`${raw}\n`);
@@ -118,7 +119,7 @@ export class HeadlessSession {
   }
 
   private recordStdout(raw: string): void {
-    const t = Date.now();
+    const t = clockNow();
     const record = toStdoutRecord(this.recording.stdout.length, t, raw);
     this.recording.stdout.push(record);
     fs.appendFileSync(this.spec.files.stdout, `${JSON.stringify({ t, raw })}\n`);

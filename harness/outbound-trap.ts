@@ -1,6 +1,7 @@
 // A loopback proxy that refuses every connection the binary tries to make through it, and records each attempt.
 import fs from "node:fs";
 import net from "node:net";
+import { clockNow } from "../core/time.ts";
 
 export interface OutboundAttempt {
   t: number;
@@ -29,7 +30,7 @@ export async function startOutboundTrap(logFile: string): Promise<OutboundTrap> 
     const record = () => {
       if (recorded) return;
       recorded = true;
-      const attempt = { t: Date.now(), request: head.split("\r\n")[0]?.slice(0, 500) ?? "" };
+      const attempt = { t: clockNow(), request: head.split("\r\n")[0]?.slice(0, 500) ?? "" };
       attempts.push(attempt);
       fs.appendFileSync(logFile, `${JSON.stringify(attempt)}\n`);
       socket.end(REFUSAL);

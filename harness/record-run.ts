@@ -23,7 +23,7 @@ import type { SdkInstall, SdkSession } from "./sdk-session.ts";
 import { executeStep } from "./step-executor.ts";
 import { writeTerminalCasts } from "./asciicast.ts";
 import type { TerminalSession } from "./terminal-session.ts";
-import { compactUtc } from "../core/time.ts";
+import { clockNow, compactUtc } from "../core/time.ts";
 
 export interface RecordOptions {
   plan: RunPlan;
@@ -60,7 +60,7 @@ function recordSource(layout: RunLayout, source: ScenarioSource): NonNullable<Ru
 
 export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
   const { plan, claude } = options;
-  const startedAt = Date.now();
+  const startedAt = clockNow();
   const id = crypto.randomBytes(8).toString("hex");
   const probe = await probeBinary(claude);
   const version = claude.version ?? probe.reportedVersion ?? "local";
@@ -148,20 +148,20 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
       sdk: options.sdk ?? null,
       abort: runAbort.signal,
       pointReached: () => {
-        pointReachedAt = Date.now();
+        pointReachedAt = clockNow();
       },
     };
     for (const [index, step] of plan.steps.entries()) {
       if (runAbort.signal.aborted) throw runAbort.signal.reason as Error;
       const label = "label" in step ? step.label : `${step.kind} ${"session" in step ? step.session : ""}`.trim();
-      const stepStart = Date.now();
+      const stepStart = clockNow();
       progress(`step ${index + 1}: ${label}`);
       try {
         const { outcome, detail } = await executeStep(ctx, step);
-        record.steps.push({ index, kind: step.kind, label, startedAt: stepStart, endedAt: Date.now(), outcome, detail });
+        record.steps.push({ index, kind: step.kind, label, startedAt: stepStart, endedAt: clockNow(), outcome, detail });
         if (outcome === "timeout") break;
       } catch (error) {
-        record.steps.push({ index, kind: step.kind, label, startedAt: stepStart, endedAt: Date.now(), outcome: "error", detail: (error as Error).message });
+        record.steps.push({ index, kind: step.kind, label, startedAt: stepStart, endedAt: clockNow(), outcome: "error", detail: (error as Error).message });
         throw error;
       } finally {
         writeRunRecord(layout.runJson, record);
@@ -216,7 +216,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     const firstStart = Math.min(...[...sessions.values(), ...terminals.values()].map((s) => s.process.startedAt));
     record.floorMs = pointReachedAt !== null && Number.isFinite(firstStart) ? pointReachedAt - firstStart : null;
     record.endedAt = new Date().toISOString();
-    record.wallMs = Date.now() - startedAt;
+    record.wallMs = clockNow() - startedAt;
     // Written last: a run directory without it was cut short (ccrepro killed), and the checker says ERROR.
     record.recordingComplete = true;
     writeRunRecord(layout.runJson, record);

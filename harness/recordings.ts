@@ -5,6 +5,7 @@ import { z } from "zod";
 import { logLineSchema, REQUEST_INDEX_FILE, type RequestEntry, type ResponseEndEntry } from "../mock-api/log-entry.ts";
 import { runLayout, sessionLayout } from "./run-layout.ts";
 import { parseStreamLine, type StreamEvent } from "./stream-events.ts";
+import { clockNow } from "../core/time.ts";
 
 export interface StdoutRecord {
   // Index of the line in the session's stdout (0-based), so findings can cite it.
@@ -38,7 +39,7 @@ export type SessionProcess = z.infer<typeof sessionProcessSchema>;
 
 // The record of a process about to start; the session fills in its pid, exit and session id as they happen.
 export function startingProcess(label: string, argv: string[], resumeOf: string | null): SessionProcess {
-  return { label, argv, resumeOf, pid: null, startedAt: Date.now(), endedAt: null, exitCode: null, signal: null, stoppedBy: [], sessionId: null };
+  return { label, argv, resumeOf, pid: null, startedAt: clockNow(), endedAt: null, exitCode: null, signal: null, stoppedBy: [], sessionId: null };
 }
 
 export interface SessionRecording {

@@ -6,6 +6,7 @@ import xterm from "@xterm/headless";
 import { spawn, type IPty } from "node-pty";
 import { startingProcess, type SessionProcess, type SessionRecording } from "./recordings.ts";
 import { sessionLayout, type RunLayout } from "./run-layout.ts";
+import { clockNow } from "../core/time.ts";
 
 export interface TerminalFiles {
   dir: string;
@@ -56,13 +57,13 @@ export class TerminalSession {
     this.process.pid = this.pty.pid;
     this.pty.onData((data) => {
       this.lastOutputAt = Date.now();
-      fs.appendFileSync(spec.files.output, `${JSON.stringify({ t: Date.now(), data })}\n`);
+      fs.appendFileSync(spec.files.output, `${JSON.stringify({ t: clockNow(), data })}\n`);
       // The screen reflects a chunk only once xterm has parsed it; waiters look after that.
       this.term.write(data, () => spec.onChange());
     });
     this.exited = new Promise<void>((resolve) => {
       this.pty.onExit(({ exitCode, signal }) => {
-        this.process.endedAt = Date.now();
+        this.process.endedAt = clockNow();
         this.process.exitCode = signal ? null : exitCode;
         this.process.signal = signal ? (SIGNAL_NAMES.get(signal) ?? String(signal)) : null;
         this.persist();
@@ -123,7 +124,7 @@ export class TerminalSession {
 
   write(keys: string): void {
     if (!this.running) throw new Error(`terminal ${this.spec.label}: the UI has already exited`);
-    const record = { t: Date.now(), raw: keys };
+    const record = { t: clockNow(), raw: keys };
     this.recording.stdin.push(record);
     fs.appendFileSync(this.spec.files.input, `${JSON.stringify(record)}\n`);
     this.pty.write(keys);

@@ -10,6 +10,7 @@ import { findMarkedProcesses } from "./processes.ts";
 import { sessionLayout } from "./run-layout.ts";
 import { StepFailure, type RunContext, type StepResult } from "./run-context.ts";
 import { TerminalSession, terminalFiles } from "./terminal-session.ts";
+import { clockNow } from "../core/time.ts";
 
 export type TerminalStep = Extract<Step, { kind: "terminal" | "type" | "press" | "screen-wait" | "watch" | "command" | "daemon-exit" }>;
 
@@ -165,7 +166,7 @@ async function runCommand(ctx: RunContext, step: Extract<Step, { kind: "command"
     throw new StepFailure(`could not build the arguments of "${step.label}": ${(error as Error).message}`);
   }
   if (args === null) return { outcome: "ok", detail: "skipped: nothing to run it on" };
-  const startedAt = Date.now();
+  const startedAt = clockNow();
   const child = execa(ctx.claude.command, [...ctx.claude.args, ...args], {
     env: ctx.env,
     extendEnv: false,
@@ -181,7 +182,7 @@ async function runCommand(ctx: RunContext, step: Extract<Step, { kind: "command"
     argv: [ctx.claude.command, ...ctx.claude.args, ...args],
     pid: child.pid ?? null,
     startedAt,
-    endedAt: Date.now(),
+    endedAt: clockNow(),
     exitCode: result.exitCode ?? null,
     signal: result.signal ?? null,
     timedOut: result.timedOut,

@@ -45,3 +45,6 @@ export { checkContinuation, turnAnswered, CONTINUATION_FINDINGS, type Continuati
 // Added to every scenario's result by the pipeline (not declared per scenario): requests the real API would reject.
 export { API_FINDINGS, checkApiConformance, type ApiFindingId } from "../checker/api-conformance.ts";
 export { checkInterruptedCall, firstToolUse, INTERRUPTED_CALL_FINDINGS } from "../checker/interrupted-call.ts";
+export { orphanPremise, type OrphanPremise } from "../checker/orphan-premise.ts";
+// The clock every recorded time uses: a live wait comparing "now" with a recorded time must read this one.
+export { clockNow } from "../core/time.ts";

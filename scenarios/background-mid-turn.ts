@@ -1,5 +1,5 @@
 // `/background` typed while a foreground tool runs must hand the in-flight turn on, answered exactly once.
-import { bash, checkContinuation, conversation, count, defineScenario, judge, milliseconds, nodeWait, sessionNamed, text, turnAnswered, z, type CommandView, type Recordings, type Step } from "../kit/index.ts";
+import { bash, checkContinuation, clockNow, conversation, count, defineScenario, judge, milliseconds, nodeWait, sessionNamed, text, turnAnswered, z, type CommandView, type Recordings, type Step } from "../kit/index.ts";
 
 const MARKER = "CCREPRO_BGTURN_7Q";
 const PROMPT = `${MARKER} run the slow command, then reply with exactly the word: finished`;
@@ -36,7 +36,7 @@ function answeredAndQuiet(rec: Recordings): boolean {
   if (!turnAnswered(rec, "main", ui)) return false;
   if (rec.requests.some((r) => !rec.responseEnds.has(r.seq))) return false;
   const last = Math.max(...rec.requests.map((r) => r.receivedAt), ...[...rec.responseEnds.values()].map((e) => e.endedAt));
-  return Date.now() - last >= QUIET_MS;
+  return clockNow() - last >= QUIET_MS;
 }
 
 // `claude agents --json`: the sessions the daemon knows. Fields this scenario does not read may come and go by release.

@@ -1,5 +1,5 @@
 // After a stop that orphans a background task, --resume must answer the pushed prompt with its own result first.
-import { bash, type StepContext, checkTurnGrammar, choice, conversation, defineScenario, flag, judge, milliseconds, promptAnswered, resultSeen, sessionNamed, startWith, text, waitFor, z, type Step } from "../kit/index.ts";
+import { bash, checkTurnGrammar, choice, conversation, defineScenario, flag, judge, milliseconds, orphanPremise, promptAnswered, resultSeen, sessionNamed, startWith, text, waitFor, z, type Step, type StepContext } from "../kit/index.ts";
 
 const params = z.strictObject({
   stop: choice(["sigkill", "sigterm", "stdin"], "sigkill"),
@@ -60,13 +60,14 @@ export default defineScenario({
     const s1 = sessionNamed(rec, "s1");
     const s2 = sessionNamed(rec, "s2");
     if (!s1 || !s2) return judge({ reached: { ok: false, reason: "the run never reached the resumed session" }, findings: [], notes: [] });
-    const grammar = checkTurnGrammar(s2, { redIds: RED_FINDINGS });
-    const startedTask = s1.stdout.some((line) => line.event?.type === "system" && (line.event as { subtype?: string }).subtype === "task_started");
-    if (p.background && !startedTask) {
-      return judge({ ...grammar, reached: { ok: false, reason: "session 1 never started the background task, so nothing was orphaned" } });
-    }
-    if (!grammar.reached.ok) return judge({ ...grammar, reached: { ok: false, reason: "session 2 never answered the pushed prompt" } });
-    return judge(grammar);
+    // The control variant orphans nothing on purpose; otherwise the verdict needs the orphan to be real, and a run
+    // without one keeps its findings informational.
+    const premise = p.background ? orphanPremise(s1, s2) : null;
+    const grammar = checkTurnGrammar(s2, { redIds: premise && !premise.holds ? [] : RED_FINDINGS });
+    if (premise && !premise.holds) return judge({ ...grammar, reached: { ok: false, reason: premise.reason } });
+    const notes = premise ? [premise.note, ...grammar.notes] : grammar.notes;
+    if (!grammar.reached.ok) return judge({ ...grammar, notes, reached: { ok: false, reason: "session 2 never answered the pushed prompt" } });
+    return judge({ ...grammar, notes });
   },
   known: [
     {

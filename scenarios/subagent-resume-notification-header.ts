@@ -95,8 +95,11 @@ export default defineScenario({
       versions: "2.1.281",
       params: { resumeBy: "send-message" },
       verdict: "RED",
-      finding: "notification-dropped",
-      note: "measured: a SendMessage resume drops the absorbed notification and inserts the message early in the history",
+      finding: "notification-changed",
+      note:
+        "re-measured 2026-11-30 (2 runs, notifications matched by identity): the SendMessage resume flips the absorbed " +
+        "notification's header as a task resume does (delta 446), in place. An earlier run read notification-dropped: the " +
+        "message-index key could not follow a notification moved by an inserted message",
     },
     { versions: "2.1.332", params: { resumeBy: "send-message" }, verdict: "GREEN", note: "measured: a SendMessage resume keeps the bytes" },
   ],

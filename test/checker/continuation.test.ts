@@ -170,3 +170,33 @@ describe("turnAnswered", () => {
     expect(turnAnswered(vanished, "main", foregroundPid)).toBe(false);
   });
 });
+
+describe("tool results in their other shapes (the recorded 2.1.150 kill, its body edited in memory)", () => {
+  const withResult = (content: unknown, before: (messages: unknown[]) => void = () => undefined) =>
+    check("2.1.150-killed-in-foreground", (log) =>
+      editRequest(log, 4, (e) => e, (text) => {
+        const body = JSON.parse(text) as { messages: { role: string; content: unknown }[] };
+        (body.messages.at(-1)!.content as { content: unknown }[])[0]!.content = content;
+        before(body.messages);
+        return JSON.stringify(body);
+      }),
+    );
+
+  it("joins the text blocks of an array result with newlines, skipping other blocks", () => {
+    const result = withResult([{ type: "text", text: "Exit code 137" }, { type: "image" }, { type: "text", text: "second" }]);
+    const killed = result.findings.find((f) => f.id === "tool-killed")!;
+    expect(killed.data).toMatchObject({ text: "Exit code 137\nsecond", toolUseId: "toolu_mock_2_0", continues: 2 });
+  });
+
+  it("reads a result that is neither text nor blocks as empty: no kill", () => {
+    expect(withResult({ odd: true }).ids).not.toContain("tool-killed");
+  });
+
+  it("finds no result when the last assistant message is plain text", () => {
+    const result = withResult("Exit code 137", (messages) => {
+      messages.splice(-2, 1, { role: "assistant", content: "plain text, no tool call" });
+    });
+    expect(result.ids).not.toContain("tool-killed");
+    expect(result.notes.find((n) => n.startsWith("req 4"))).toMatch(/^req 4 step 1: other → end_turn/);
+  });
+});

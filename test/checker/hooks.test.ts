@@ -22,22 +22,17 @@ const PAYLOAD_KEYS = ["cwd", "hook_event_name", "permission_mode", "prompt", "pr
 
 // The loaded UserPromptSubmit payloads, typed vs synthetic, for tests that edit them in memory.
 function promptPayloads(rec: Recordings) {
-  const [typed, synthetic] = promptSubmits(rec.hooks).map((s) => s.hook.payload as Record<string, unknown>);
+  const [typed, synthetic] = promptSubmits(rec.hooks, rec.sessions).map((s) => s.hook.payload as Record<string, unknown>);
   return { typed: typed!, synthetic: synthetic! };
 }
 
 describe("injectedBlocks", () => {
-  it("calls a prompt synthetic only when the CLI's blocks (and their header) are all it holds", () => {
-    expect(injectedBlocks("CCREPRO_HOOKS_3Q start the background task")).toBeNull();
+  it("names the CLI's blocks a prompt holds, whatever surrounds them", () => {
+    expect(injectedBlocks("CCREPRO_HOOKS_3Q start the background task")).toEqual([]);
     expect(injectedBlocks(NOTIFICATION)).toEqual(["task-notification"]);
+    expect(injectedBlocks(`A background task finished:\n${NOTIFICATION}`)).toEqual(["task-notification"]);
     expect(injectedBlocks(`<system-reminder>\n[SYSTEM NOTIFICATION - NOT USER INPUT]\n${NOTIFICATION}\n</system-reminder>`)).toEqual(["system-reminder"]);
-    expect(injectedBlocks(`[SYSTEM NOTIFICATION - NOT USER INPUT]\nThis is an automated background-task event.\n\n${NOTIFICATION}`)).toEqual(["task-notification"]);
-    expect(injectedBlocks(`${NOTIFICATION}\n<system-reminder>x</system-reminder>`)).toEqual(["task-notification", "system-reminder"]);
-  });
-
-  it("keeps a prompt a person typed as typed, even with a reminder attached", () => {
-    expect(injectedBlocks(`please check the build\n<system-reminder>x</system-reminder>`)).toBeNull();
-    expect(injectedBlocks("")).toBeNull();
+    expect(injectedBlocks(`${NOTIFICATION}\n<system-reminder>x</system-reminder>\n${NOTIFICATION}`)).toEqual(["task-notification", "system-reminder"]);
   });
 });
 
@@ -99,7 +94,7 @@ describe("seed 003 replayed: 2.1.281, when=mid-turn", () => {
       const calls = rec.hooks.filter((h) => h.event === event).length;
       expect(notes).toContainEqual(expect.stringMatching(new RegExp(`^  ${event} +${calls}×  median +\\d+\\.\\d ms  max +\\d+\\.\\d ms$`)));
     }
-    expect(notes).toContain(`UserPromptSubmit #2 at +5.752s, synthetic (task-notification): keys ${PAYLOAD_KEYS.join(", ")}`);
+    expect(notes).toContain(`UserPromptSubmit #2 at +5.752s, synthetic (holding <task-notification>): keys ${PAYLOAD_KEYS.join(", ")}`);
     expect(notes).toContain("task b0ko2miw6 finished at +2.502s; its notification reached the model in req 3 at +5.799s");
     const timeline = notes.slice(notes.indexOf("timeline:") + 1);
     expect(timeline).toHaveLength(rec.hooks.length + rec.requests.length + rec.sessions[0]!.stdout.length + rec.sessions[0]!.stdin.length);
@@ -109,9 +104,10 @@ describe("seed 003 replayed: 2.1.281, when=mid-turn", () => {
     expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
   });
 
-  it("reports notification-lost when no request carried the notification (delivering request removed in memory)", () => {
+  it("reports notification-lost when no request carried the notification (delivering request removed, session kept 60 s longer, in memory)", () => {
     const rec = recorded("2.1.281-mid-turn");
     rec.requests = rec.requests.filter((r) => r.seq !== 3);
+    rec.sessions[0]!.process!.endedAt = rec.sessions[0]!.process!.startedAt + 60_000;
     const result = check(rec, "mid-turn");
     expect(ids(result)).toContain("notification-lost");
     expect(result.findings.find((f) => f.id === "notification-lost")?.data).toMatchObject({ taskId: "b0ko2miw6", request: null });
@@ -121,7 +117,8 @@ describe("seed 003 replayed: 2.1.281, when=mid-turn", () => {
 
   it("cannot judge a synthetic payload without a typed prompt's payload to compare with (typed hook removed in memory)", () => {
     const rec = recorded("2.1.281-mid-turn");
-    rec.hooks = rec.hooks.filter((h) => !(h.event === "UserPromptSubmit" && injectedBlocks((h.payload as { prompt: string }).prompt) === null));
+    const typed = promptSubmits(rec.hooks, rec.sessions).find((s) => s.pushed !== null)!.hook;
+    rec.hooks = rec.hooks.filter((h) => h !== typed);
     const result = check(rec, "mid-turn");
     expect(result.findings).toEqual([]);
     expect(result.verdict).toBe("INCONCLUSIVE");
@@ -141,7 +138,7 @@ describe("seed 003 replayed: 2.1.234", () => {
     const rec = recorded("2.1.234-mid-turn");
     const result = check(rec, "mid-turn");
     expect(result.verdict).toBe("GREEN");
-    expect(promptSubmits(rec.hooks).map((s) => s.injected)).toEqual([null]);
+    expect(promptSubmits(rec.hooks, rec.sessions).map((s) => s.pushed?.prompt)).toEqual([1]);
     expect(notificationDeliveries(rec, ["main"])).toMatchObject([{ taskId: "bkv8tq80c", request: { seq: 3 } }]);
   });
 
@@ -194,5 +191,62 @@ describe("the scenario's wait", () => {
     const unanswered = recorded("2.1.234-after-turn");
     unanswered.responseEnds.delete(3);
     expect(settledWait(unanswered)).toBe(false);
+  });
+});
+
+describe("synthetic is what the harness did not push, whatever its wording", () => {
+  // A release that puts a lead-in line in front of the notification (edited in memory on the recorded payload).
+  const reword = (rec: Recordings) => {
+    const { synthetic } = promptPayloads(rec);
+    synthetic.prompt = `A background task finished:\n${String(synthetic.prompt)}`;
+    return rec;
+  };
+
+  it.each([
+    ["2.1.281-mid-turn", "mid-turn"],
+    ["2.1.234-after-turn", "after-turn"],
+  ])("%s: a reworded synthetic prompt stays RED", (name, when) => {
+    const result = check(reword(recorded(name)), when);
+    expect(result.verdict).toBe("RED");
+    expect(ids(result)[0]).toBe("synthetic-prompt-indistinguishable");
+    expect(result.findings[0]?.detail[0]).toMatch(/^prompt "A background task finished: <task-notification>/);
+  });
+
+  it("a prompt the harness pushed is typed, even when it is only a notification's blocks", () => {
+    const rec = recorded("2.1.234-after-turn");
+    const { typed, synthetic } = promptPayloads(rec);
+    const stdin = rec.sessions[0]!.stdin;
+    const pushed = JSON.parse(stdin[0]!.raw) as { message: { content: string } };
+    pushed.message.content = String(synthetic.prompt);
+    stdin[0] = { ...stdin[0]!, raw: JSON.stringify(pushed) };
+    typed.prompt = synthetic.prompt;
+    // Both prompts now read alike; the first was pushed, so only the second is synthetic.
+    const submits = promptSubmits(rec.hooks, rec.sessions);
+    expect(submits.map((s) => s.pushed !== null)).toEqual([true, false]);
+  });
+
+  it("a plain prompt nobody pushed is synthetic too, and its title names no CLI block", () => {
+    const rec = recorded("2.1.234-after-turn");
+    promptPayloads(rec).synthetic.prompt = "continue";
+    const result = check(rec, "after-turn");
+    expect(result.verdict).toBe("RED");
+    expect(result.findings[0]?.title).toBe("a UserPromptSubmit hook got a prompt the harness never pushed, and nothing in its payload says no person typed it");
+    expect(result.notes).toContainEqual(expect.stringMatching(/^UserPromptSubmit #1 at \+\d+\.\d+s, typed \(pushed prompt #1 of s1\): keys /));
+    expect(result.notes).toContainEqual(expect.stringMatching(/^UserPromptSubmit #2 at \+\d+\.\d+s, synthetic: keys /));
+  });
+
+  it("reconciles pushed prompts with UserPromptSubmit events in the notes", () => {
+    expect(check(recorded("2.1.281-mid-turn"), "mid-turn").notes).toContain(
+      "prompts: 1 pushed on stdin, 2 UserPromptSubmit (1 of a pushed prompt, 1 synthetic)",
+    );
+  });
+
+  it("names a pushed prompt that fired no UserPromptSubmit (a second push added in memory)", () => {
+    const rec = recorded("2.1.281-mid-turn");
+    const stdin = rec.sessions[0]!.stdin;
+    stdin.push({ t: stdin[0]!.t + 1, raw: JSON.stringify({ type: "user", message: { role: "user", content: "second" } }) });
+    const result = check(rec, "mid-turn");
+    expect(result.notes).toContain("prompts: 2 pushed on stdin, 2 UserPromptSubmit (1 of a pushed prompt, 1 synthetic)");
+    expect(result.notes).toContainEqual(expect.stringMatching(/^  pushed prompt #2 "second" fired no UserPromptSubmit$/));
   });
 });

@@ -11,8 +11,9 @@ describe("extractNotifications", () => {
     const [occurrence, ...rest] = extractNotifications(beforeIdleBody());
     expect(rest).toEqual([]);
     expect(occurrence).toMatchObject({
-      key: `${T1}@messages[5]#0`,
+      key: `${T1}/toolu_mock_0003#0`,
       taskId: T1,
+      toolUseId: "toolu_mock_0003",
       messageIndex: 5,
       occurrence: 0,
       role: "system",
@@ -26,8 +27,8 @@ describe("extractNotifications", () => {
   it("classifies the short non-user header and the system-reminder wrapper", () => {
     const found = extractNotifications(afterResumeBody({ header: SHORT_HEADER }));
     expect(found.map((o) => [o.key, o.headerKind, o.role, o.path])).toEqual([
-      [`${T1}@messages[5]#0`, "non-user-source", "system", "messages[5].content[0].text"],
-      [`${T2}@messages[9]#0`, "system-notification-preamble", "user", "messages[9].content[0].text"],
+      [`${T1}/toolu_mock_0003#0`, "non-user-source", "system", "messages[5].content[0].text"],
+      [`${T2}/toolu_mock_0003#0`, "system-notification-preamble", "user", "messages[9].content[0].text"],
     ]);
     expect(SHORT_HEADER).toHaveLength(48);
     expect(found[0]?.text).toBe(SHORT_HEADER + taskNotification(T1));
@@ -36,16 +37,23 @@ describe("extractNotifications", () => {
     expect(found[1]?.text.endsWith("</task-notification>")).toBe(true);
   });
 
-  it("splits several occurrences in one string at the previous one's end and counts repeats of a task id", () => {
+  it("splits several occurrences in one string at the previous one's end and counts repeats of an identity across the request", () => {
     const text = `${LONG_PREAMBLE}${taskNotification("a")}\n${SHORT_HEADER}${taskNotification("b")}${taskNotification("a")}`;
-    const found = extractNotifications(body([{ role: "user", content: "hi" }, { role: "user", content: text }]));
+    const found = extractNotifications(body([{ role: "user", content: "hi" }, { role: "user", content: text }, { role: "user", content: taskNotification("a") }]));
     expect(found.map((o) => [o.key, o.headerKind, o.path])).toEqual([
-      ["a@messages[1]#0", "system-notification-preamble", "messages[1].content"],
-      ["b@messages[1]#0", "non-user-source", "messages[1].content"],
-      ["a@messages[1]#1", "none", "messages[1].content"],
+      ["a/toolu_mock_0003#0", "system-notification-preamble", "messages[1].content"],
+      ["b/toolu_mock_0003#0", "non-user-source", "messages[1].content"],
+      ["a/toolu_mock_0003#1", "none", "messages[1].content"],
+      ["a/toolu_mock_0003#2", "none", "messages[2].content"],
     ]);
+    found.pop();
     expect(found.map((o) => o.text).join("")).toBe(text);
     expect(found[1]?.text).toBe(`\n${SHORT_HEADER}${taskNotification("b")}`);
+  });
+
+  it("keys a notification without a tool use id by its task id alone", () => {
+    const found = extractNotifications(body([{ role: "user", content: "<task-notification><task-id>d</task-id></task-notification>" }]));
+    expect(found.map((o) => [o.key, o.toolUseId])).toEqual([["d/-#0", null]]);
   });
 
   it("looks inside tool_result content and ignores text without a notification", () => {
@@ -55,7 +63,7 @@ describe("extractNotifications", () => {
         { role: "user", content: "<task-notification> without an end" },
       ]),
     );
-    expect(found.map((o) => [o.key, o.path, o.headerKind])).toEqual([["c@messages[0]#0", "messages[0].content[0].content[0].text", "other"]]);
+    expect(found.map((o) => [o.key, o.path, o.headerKind])).toEqual([["c/toolu_mock_0003#0", "messages[0].content[0].content[0].text", "other"]]);
   });
 });
 

@@ -9,11 +9,18 @@ const compare = (a: SubBodyOptions, b: SubBodyOptions, options: Partial<PrefixOp
   comparePrefix(beforeIdleBody(a), afterResumeBody(b), { ...labels, ...options });
 
 describe("comparePrefix", () => {
-  it("finds no difference when B re-sends A's prefix, billing token and date aside", () => {
-    const result = compare({ cch: "1a2b3", date: "2026-11-30" }, { cch: "9f8e7", date: "2026-12-01" });
+  it("finds no difference when B re-sends A's prefix byte for byte", () => {
+    const result = compare({}, {});
     expect(result.difference).toBeNull();
     // 2 tools + 2 system blocks + A's 8 messages.
     expect(result.unitsCompared).toBe(12);
+  });
+
+  it("compares raw bytes unless told the two requests come from different runs", () => {
+    const a = { cch: "1a2b3", date: "2026-11-30" };
+    const b = { cch: "9f8e7", date: "2026-12-01" };
+    expect(compare(a, b).difference).toMatchObject({ block: "system[0]", path: "system[0].text" });
+    expect(compare(a, b, { acrossRuns: {} }).difference).toBeNull();
   });
 
   it("names the changed tool and diffs its description", () => {

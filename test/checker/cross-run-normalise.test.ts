@@ -1,6 +1,6 @@
 // Each normalisation rule on text it must rewrite and on look-alike text it must leave alone.
 import { describe, expect, it } from "vitest";
-import { NORMALISATION_RULES, normalise, runPathsOf, type NormaliseContext } from "../../checker/normalise.ts";
+import { CROSS_RUN_RULES, normaliseAcrossRuns, runPathsOf, type NormaliseContext } from "../../checker/cross-run-normalise.ts";
 import { runLayout } from "../../harness/run-layout.ts";
 
 interface Case {
@@ -75,13 +75,13 @@ const cases: Record<string, Case> = {
   },
 };
 
-describe("NORMALISATION_RULES", () => {
+describe("CROSS_RUN_RULES", () => {
   it("has test cases for exactly the rules in the list", () => {
-    expect(Object.keys(cases).sort()).toEqual(NORMALISATION_RULES.map((r) => r.name).sort());
-    for (const rule of NORMALISATION_RULES) expect(rule.description.length).toBeGreaterThan(10);
+    expect(Object.keys(cases).sort()).toEqual(CROSS_RUN_RULES.map((r) => r.name).sort());
+    for (const rule of CROSS_RUN_RULES) expect(rule.description.length).toBeGreaterThan(10);
   });
 
-  for (const rule of NORMALISATION_RULES) {
+  for (const rule of CROSS_RUN_RULES) {
     const c = cases[rule.name];
     describe(rule.name, () => {
       it.each(c?.positive ?? [])("rewrites %j", (input, output) => {
@@ -94,26 +94,26 @@ describe("NORMALISATION_RULES", () => {
   }
 
   it("leaves metadata-like text elsewhere in a body alone", () => {
-    const rule = NORMALISATION_RULES.find((r) => r.name === "metadata-user-id")!;
+    const rule = CROSS_RUN_RULES.find((r) => r.name === "metadata-user-id")!;
     expect(rule.apply("user_abc", { jsonPath: "messages[0].content" })).toBe("user_abc");
   });
 });
 
-describe("normalise", () => {
+describe("normaliseAcrossRuns", () => {
   it("makes two billing headers from different requests equal and keeps real differences", () => {
     const a = "x-anthropic-billing-header: cc_version=2.1.281.e3b; cch=1a2b3;\nToday's date is 2026-11-30.";
     const b = "x-anthropic-billing-header: cc_version=2.1.281.f00; cch=9c8d7;\nToday's date is 2026-12-01.";
-    expect(normalise(a)).toBe(normalise(b));
-    expect(normalise(a)).not.toBe(normalise(b.replace("2.1.281", "2.1.282")));
+    expect(normaliseAcrossRuns(a)).toBe(normaliseAcrossRuns(b));
+    expect(normaliseAcrossRuns(a)).not.toBe(normaliseAcrossRuns(b.replace("2.1.281", "2.1.282")));
   });
 
   it("replaces run paths before dates, so a dated run directory becomes one placeholder", () => {
     const ctx = { runPaths: [{ prefix: "/runs/2026-11-30-r1", placeholder: "<run>" }] };
-    expect(normalise("/runs/2026-11-30-r1/x", ctx)).toBe("<run>/x");
+    expect(normaliseAcrossRuns("/runs/2026-11-30-r1/x", ctx)).toBe("<run>/x");
   });
 
   it("derives placeholders for a run's isolated directories", () => {
     const paths = runPathsOf(runLayout("/runs/r9"));
-    expect(normalise("/runs/r9/iso/tmp/t /runs/r9/iso/work /runs/r9/mock", { runPaths: paths })).toBe("<tmp>/t <work> <run>/mock");
+    expect(normaliseAcrossRuns("/runs/r9/iso/tmp/t /runs/r9/iso/work /runs/r9/mock", { runPaths: paths })).toBe("<tmp>/t <work> <run>/mock");
   });
 });

@@ -1,4 +1,5 @@
-// The named rules that blank out values which differ between requests for harmless reasons; applied only when comparing.
+// Cross-run normalisation: the named rules that blank out values which differ between two RUNS for harmless reasons.
+// Never applied within one run: there every comparison is of raw bytes (see notification-check.ts for the measurement).
 import type { RunLayout } from "../harness/run-layout.ts";
 
 export interface RunPath {
@@ -28,7 +29,7 @@ function escapeRegExp(text: string): string {
 }
 
 // Order matters: paths go first because a run directory's name may itself contain a date or a UUID.
-export const NORMALISATION_RULES: readonly NormalisationRule[] = [
+export const CROSS_RUN_RULES: readonly NormalisationRule[] = [
   {
     name: "run-paths",
     description: "the run's temp, work, home and config directories → their placeholders (longest prefix first)",
@@ -77,8 +78,8 @@ export const NORMALISATION_RULES: readonly NormalisationRule[] = [
   replaceRule("local-ports", "the mock's port in 127.0.0.1:NNNNN / localhost:NNNNN", /\b(127\.0\.0\.1|localhost):\d{1,5}\b/g, "$1:<port>"),
 ];
 
-export function normalise(text: string, ctx: NormaliseContext = {}): string {
-  return NORMALISATION_RULES.reduce((out, rule) => rule.apply(out, ctx), text);
+export function normaliseAcrossRuns(text: string, ctx: NormaliseContext = {}): string {
+  return CROSS_RUN_RULES.reduce((out, rule) => rule.apply(out, ctx), text);
 }
 
 // The isolated directories of a run, as the placeholders a comparison should use for them.

@@ -1,0 +1,32 @@
+// Whether a run really orphaned a background task: it was still running when its session died, or the resumed
+// session says it stopped. Without that, a GREEN about "resuming an orphaned task" would be about nothing.
+import type { SessionRecording } from "../harness/recordings.ts";
+import { buildTurnTimeline, type TaskEntry } from "./turn-timeline.ts";
+
+export type OrphanPremise = { holds: true; note: string } | { holds: false; reason: string };
+
+const tasks = (session: SessionRecording): TaskEntry[] =>
+  buildTurnTimeline(session).entries.flatMap((e) => (e.kind === "task" ? [e] : []));
+
+// `dead` is the session that was stopped, `resumed` the --resume session started after it.
+export function orphanPremise(dead: SessionRecording, resumed: SessionRecording): OrphanPremise {
+  const started = tasks(dead).find((t) => t.subtype === "task_started" && t.taskId !== null);
+  if (!started) return { holds: false, reason: `session ${dead.label} never started a background task, so nothing was orphaned` };
+  const id = started.taskId!;
+  const endedAt = dead.process?.endedAt ?? null;
+  const resumedAt = resumed.process?.startedAt ?? null;
+  if (endedAt === null || resumedAt === null || endedAt > resumedAt) {
+    return { holds: false, reason: `session ${dead.label} was still alive when session ${resumed.label} started, so its task was not orphaned yet` };
+  }
+  const reported = tasks(dead).find((t) => t.subtype === "task_notification" && t.taskId === id);
+  if (reported) return { holds: false, reason: `session ${dead.label} reported task ${id} ${reported.status ?? "finished"} before it ended, so nothing was orphaned` };
+  const stopped = tasks(resumed).find((t) => t.subtype === "task_notification" && t.taskId === id && t.status === "stopped");
+  if (stopped) return { holds: true, note: `premise: session ${resumed.label} reported task ${id} stopped (stdout line ${stopped.line})` };
+  const signal = dead.process?.signal ?? null;
+  // SIGKILL leaves the CLI no chance to end its own task; any other end may have ended it without a word on stdout.
+  if (signal === "SIGKILL") return { holds: true, note: `premise: task ${id} was still running when ${dead.label} ended (SIGKILL), with no notification for it` };
+  return {
+    holds: false,
+    reason: `session ${dead.label} ended by ${signal ?? `exit code ${dead.process?.exitCode ?? "unknown"}`}, which lets the CLI end task ${id} itself, and session ${resumed.label} never reported it stopped`,
+  };
+}
