@@ -5,8 +5,9 @@ import type { HookCapture, Step } from "../harness/plan.ts";
 import type { Recordings } from "../harness/recordings.ts";
 import type { MockScriptInput } from "../mock-api/script.ts";
 
-// A verdict a release can be known to give; ERROR is a harness failure, never a property of a release.
-export type KnownVerdict = Exclude<Verdict, "ERROR">;
+// A verdict a release can be known to give; ERROR is a harness failure, never a property of a release, and
+// UNSUPPORTED follows from `needs`, not from a ledger.
+export type KnownVerdict = Exclude<Verdict, "ERROR" | "UNSUPPORTED">;
 
 export interface KnownState<F extends string = string> {
   // A semver range of releases.
