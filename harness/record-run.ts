@@ -11,7 +11,7 @@ import { probeBinary } from "../releases/capabilities.ts";
 import { removeDaemonDir, removeProcessSockets } from "./daemon-hygiene.ts";
 import type { HeadlessSession } from "./headless-session.ts";
 import { hookSettings } from "./hook-capture.ts";
-import { buildEnvironment, RUN_MARKER_VAR, seedConfig } from "./isolation.ts";
+import { buildEnvironment, choosePermissions, RUN_MARKER_VAR, seedConfig } from "./isolation.ts";
 import { LiveRecordings } from "./live-recordings.ts";
 import { startOutboundTrap, type OutboundTrap } from "./outbound-trap.ts";
 import { reapRun } from "./processes.ts";
@@ -40,7 +40,7 @@ export interface RecordedRun {
   record: RunRecord;
 }
 
-function runDirName(scenario: string, version: string, id: string): string {
+export function runDirName(scenario: string, version: string, id: string): string {
   return `${compactUtc(new Date())}-${scenario}-${version.replace(/[^A-Za-z0-9.]/g, "_")}-${id.slice(0, 6)}`;
 }
 
@@ -55,6 +55,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
   fs.mkdirSync(layout.hooksDir, { recursive: true });
   const progress = options.onProgress ?? (() => undefined);
   const script = mockScriptSchema.parse(plan.script);
+  const permissions = choosePermissions(probe, process.getuid?.() === 0);
   const hookEvents = plan.hooks ? (plan.hooks.events === "all" ? probe.hookEvents : plan.hooks.events) : [];
 
   const record: RunRecord = {
@@ -79,7 +80,8 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     floorMs: null,
     steps: [],
     sessions: [],
-    outbound: { attempts: 0 },
+    outbound: { attempts: 0, forwardedToMock: 0 },
+    permissions,
     processes: { killedAtEnd: 0, survivors: [], outsideRemoved: [] },
     hooks: { calls: 0, medianMs: null, maxMs: null },
     harnessError: null,
@@ -112,9 +114,10 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
         `${claude.executablePath} did not report a version (\`--version\` printed none, or hung): is it a claude executable?`,
       );
     }
-    trap = await startOutboundTrap(layout.outboundLog);
     mock = await startMockServer({ script, port: 0, logDir: layout.mockLog, identifyClients: true });
     record.mock.url = mock.url;
+    const mockAddress = new URL(mock.url);
+    trap = await startOutboundTrap(layout.outboundLog, { host: mockAddress.hostname, port: Number(mockAddress.port) });
     const env = buildEnvironment(layout, { runId: id, mockUrl: mock.url, trapUrl: trap.url, passThrough: plan.passEnv });
     seedConfig(layout, hookEvents.length > 0 ? hookSettings(layout, hookEvents) : undefined);
     const ctx: RunContext = {
@@ -122,6 +125,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
       env,
       claude,
       probe,
+      permissions,
       live,
       sessions,
       terminals,
@@ -182,7 +186,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
       record.harnessError ??= `processes of this run survived cleanup: ${reap.survivors.join(", ")}`;
     }
     if (daemonDir.leftover) record.harnessError ??= `the daemon socket directory ${daemonDir.dir} could not be removed`;
-    record.outbound.attempts = trap?.attempts.length ?? 0;
+    record.outbound = { attempts: trap?.attempts.length ?? 0, forwardedToMock: trap?.forwarded.length ?? 0 };
     record.sessions = [...sessions.values(), ...terminals.values()].map((s) => ({
       label: s.process.label,
       pid: s.process.pid,

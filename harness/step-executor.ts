@@ -35,7 +35,7 @@ const within = (promise: Promise<unknown>, ms: number): Promise<boolean> =>
 export async function executeStep(ctx: RunContext, step: Step): Promise<StepResult> {
   switch (step.kind) {
     case "start": {
-      const args = [...headlessArgs(sessionLayout(ctx.layout, step.session).debugLog, ctx.probe.flags), ...(step.extraArgs ?? [])];
+      const args = [...headlessArgs(sessionLayout(ctx.layout, step.session).debugLog, ctx.probe, ctx.permissions), ...(step.extraArgs ?? [])];
       let resumeOf: string | null = null;
       if (step.resume) {
         const earlier = session(ctx, step.resume).process.sessionId;

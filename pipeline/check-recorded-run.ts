@@ -5,8 +5,8 @@ import { readRunRecord } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
 import { findScenario } from "../scenarios/index.ts";
 import type { CheckResult } from "../core/verdict.ts";
-import { harnessErrorResult } from "./verdict-rules.ts";
-
+import { explainFailure } from "./diagnose-run.ts";
+import { harnessErrorResult, unsupportedResult } from "./verdict-rules.ts";
 
 export function checkRecordedRun(runDir: string): CheckResult {
   const layout = runLayout(runDir);
@@ -17,10 +17,11 @@ export function checkRecordedRun(runDir: string): CheckResult {
   } catch (error) {
     return harnessErrorResult(`run.json is damaged: ${(error as Error).message}`);
   }
-  if (record.harnessError) return harnessErrorResult(record.harnessError);
+  if (record.unsupported) return unsupportedResult(record.unsupported.message);
+  if (record.harnessError) return harnessErrorResult(explainFailure(record.harnessError, runDir, record));
   if (!record.recordingComplete) return harnessErrorResult("the recording was cut short (ccrepro stopped before the run ended); its logs may be partial");
   const failedStep = record.steps.find((step) => step.outcome === "error");
-  if (failedStep) return harnessErrorResult(`step ${failedStep.index + 1} (${failedStep.label}) failed: ${failedStep.detail ?? "no detail"}`);
+  if (failedStep) return harnessErrorResult(explainFailure(`step ${failedStep.index + 1} (${failedStep.label}) failed: ${failedStep.detail ?? "no detail"}`, runDir, record));
   const scenario = findScenario(record.scenario);
   if (!scenario) return harnessErrorResult(`run.json names an unknown scenario "${record.scenario}"`);
   const params = scenario.params.safeParse(record.params);

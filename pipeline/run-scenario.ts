@@ -8,6 +8,9 @@ import { installRelease, unpinRelease, type CacheOptions, type InstalledRelease 
 import type { ResolvedClaude } from "../releases/resolve.ts";
 import type { Scenario } from "../kit/scenario.ts";
 import { checkRecordedRun } from "./check-recorded-run.ts";
+import { recordUnsupportedRun } from "../harness/record-unsupported.ts";
+import { describeNeed, missingNeeds, probeBinary, type BinaryProbe, type Need } from "../releases/capabilities.ts";
+import { scenarioNeeds } from "../kit/scenario.ts";
 
 export interface ScenarioRun {
   scenario: Scenario;
@@ -27,8 +30,35 @@ export interface CheckedRun {
   record: RunRecord & { result: CheckResult };
 }
 
+// The needs the release lacks, from its cached probe (seconds on first use, then instant).
+export async function unsupportedNeeds(scenario: Scenario, params: Record<string, unknown>, claude: ResolvedClaude): Promise<{ probe: BinaryProbe; missing: Need[] }> {
+  const probe = await probeBinary(claude);
+  return { probe, missing: missingNeeds(scenarioNeeds(scenario, params), probe) };
+}
+
+export function unsupportedMessage(missing: readonly Need[]): string {
+  return `needs ${missing.map(describeNeed).join(", ")}, which this release lacks`;
+}
+
 export async function runAndCheck(run: ScenarioRun): Promise<CheckedRun> {
   const { scenario, params } = run;
+  const { probe, missing } = await unsupportedNeeds(scenario, params, run.claude);
+  // A binary that reports no version is left to the harness, which says so as an ERROR.
+  if (missing.length > 0 && probe.reportedVersion !== null) {
+    const started = performance.now();
+    const { runDir } = recordUnsupportedRun({
+      plan: { scenario: scenario.name, params },
+      claude: run.claude,
+      probe,
+      requested: run.requested,
+      runsDir: run.runsDir,
+      missing,
+      message: unsupportedMessage(missing),
+    });
+    const result = checkRecordedRun(runDir);
+    const record = recordVerdict(runLayout(runDir).runJson, result, performance.now() - started);
+    return { runDir, record: { ...record, result } };
+  }
   const plan = {
     scenario: scenario.name,
     params,

@@ -138,4 +138,5 @@ export default defineScenario({
     { versions: "2.1.332", verdict: "GREEN", note: "the background session re-sends the prompt, runs the tool again and answers once (turn-rerun, informational)" },
   ],
   timeoutMs: 240_000,
+  needs: ["interactive-background"],
 });

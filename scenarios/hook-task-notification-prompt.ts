@@ -80,4 +80,5 @@ export default defineScenario({
     },
   ],
   timeoutMs: 120_000,
+  needs: ["stream-json-input", "background-bash", "task-notification", "hook:UserPromptSubmit"],
 });

@@ -100,4 +100,5 @@ export default defineScenario({
     { versions: "2.1.332", params: { resumeBy: "send-message" }, verdict: "GREEN", note: "measured: a SendMessage resume keeps the bytes" },
   ],
   timeoutMs: 180_000,
+  needs: (p) => ["stream-json-input", "background-bash", "background-subagent", "task-notification", ...(p.resumeBy === "send-message" ? (["send-message"] as const) : [])],
 });
