@@ -40,6 +40,26 @@ export function unsupportedMessage(missing: readonly Need[]): string {
   return `needs ${missing.map(describeNeed).join(", ")}, which this release lacks`;
 }
 
+export interface ScenarioSupport {
+  scenario: string;
+  supported: boolean;
+  // Empty when supported; else the missing needs and the UNSUPPORTED message a run would give.
+  missing: Need[];
+  message: string | null;
+}
+
+// Which scenarios (with their default parameters) a binary can run, and why not: `ccrepro scenarios --claude V`.
+export async function scenarioSupport(scenarios: readonly Scenario[], claude: ResolvedClaude): Promise<{ probe: BinaryProbe; scenarios: ScenarioSupport[] }> {
+  const probe = await probeBinary(claude);
+  return {
+    probe,
+    scenarios: scenarios.map((scenario) => {
+      const missing = missingNeeds(scenarioNeeds(scenario, scenario.params.parse({})), probe);
+      return { scenario: scenario.name, supported: missing.length === 0, missing, message: missing.length > 0 ? unsupportedMessage(missing) : null };
+    }),
+  };
+}
+
 export async function runAndCheck(run: ScenarioRun): Promise<CheckedRun> {
   const { scenario, params } = run;
   const { probe, missing } = await unsupportedNeeds(scenario, params, run.claude);

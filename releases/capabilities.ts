@@ -54,7 +54,11 @@ export function describeNeed(need: Need): string {
   return need.startsWith("hook:") ? `the ${need.slice("hook:".length)} hook event` : NEED_TEXT[need as Capability];
 }
 
+// Raised whenever what a probe finds changes (a new capability, a better marker): older cached probes are redone.
+const PROBE_FORMAT = 3;
+
 const probeSchema = z.object({
+  format: z.literal(PROBE_FORMAT),
   sha256: z.string(),
   reportedVersion: z.string().nullable(),
   // From `--help` and, for options a release hides from it (1.0.21's --permission-mode), from the bundle.
@@ -104,13 +108,15 @@ export function capabilitiesOf(help: string, bundle: string, flags: readonly str
   if (flag("--input-format") && /"--input-format <format>"|stream-json \(realtime streaming input\)/.test(bundle + help)) has.add("stream-json-input");
   if (flag("--output-format") && help.includes("stream-json")) has.add("stream-json-output");
   if (flag("--model")) has.add("model-flag");
-  if (flag("--allowedTools")) has.add("allowed-tools-flag");
+  if (flag("--allowedTools") || flag("--allowed-tools")) has.add("allowed-tools-flag");
   if (flag("--resume")) has.add("resume");
   if (flag("--session-id")) has.add("session-id-flag");
-  // ≤1.0.43: `getuid()===0)`; 1.0.44: `getuid()===0&&!process.env.IS_SANDBOX)`; 2.0.77: `…IS_SANDBOX!=="1"…`.
+  // ≤1.0.43: `getuid()===0)`; 1.0.44: `getuid()===0&&!process.env.IS_SANDBOX)`; 2.0.77: `…IS_SANDBOX!=="1"…`;
+  // later native builds also call an `isRootOutsideDeliberateSandbox()` beside it.
   const rootChecks = before(bundle, "cannot be used with root/sudo", 300);
-  if (rootChecks.length > 0 && rootChecks.every((c) => /getuid\(\)===0&&[^)]*IS_SANDBOX/.test(c))) has.add("root-sandbox-escape");
-  if (/no_proxy\|\|[A-Za-z_$.]*NO_PROXY\}/.test(bundle) || bundle.includes("return process.env.no_proxy||process.env.NO_PROXY")) has.add("honours-no-proxy");
+  if (rootChecks.some((c) => /getuid\(\)===0&&[^;]*IS_SANDBOX|isRootOutsideDeliberateSandbox/.test(c))) has.add("root-sandbox-escape");
+  // 1.0.93: `return process.env.no_proxy||process.env.NO_PROXY`; 2.1.x: `q.no_proxy||q.NO_PROXY`, `process.env.NO_PROXY||process.env.no_proxy`.
+  if (/no_proxy\|\|[A-Za-z_$.]*NO_PROXY|NO_PROXY\|\|[A-Za-z_$.]*no_proxy/.test(bundle)) has.add("honours-no-proxy");
   if (bundle.includes("run_in_background")) has.add("background-bash");
   if (near(bundle, "subagent_type", "run_in_background", 4000)) has.add("background-subagent");
   if (bundle.includes("task-notification")) has.add("task-notification");
@@ -140,7 +146,7 @@ export function hookEventsInBundle(bundle: Buffer): string[] {
 }
 
 function helpFlags(help: string): string[] {
-  return [...new Set([...help.matchAll(/(?:^|\s)(--[a-z][a-z0-9-]*)/g)].map((m) => m[1]!))].sort();
+  return [...new Set([...help.matchAll(/(?:^|\s)(--[a-z][A-Za-z0-9-]*)/g)].map((m) => m[1]!))].sort();
 }
 
 const probeEnv = (home: string) => ({
@@ -180,6 +186,7 @@ export async function probeBinary(claude: ResolvedClaude): Promise<BinaryProbe> 
     const helpText = String(help.stdout);
     const flags = flagsOf(helpText, text);
     const probe: BinaryProbe = {
+      format: PROBE_FORMAT,
       sha256: claude.sha256,
       reportedVersion: version.version,
       flags,
