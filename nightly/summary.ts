@@ -70,7 +70,7 @@ export const totalsSchema = z.object({
   INCONCLUSIVE: z.number().int(),
   ERROR: z.number().int(),
   // Absent in summaries written before the verdict existed.
-  UNSUPPORTED: z.number().int().default(0),
+  UNSUPPORTED: z.number().int().optional(),
   expected: z.number().int(),
   unexpected: z.number().int(),
   flaky: z.number().int(),
