@@ -16,6 +16,8 @@ export function describeSkip(reason: SkipReason): string {
       return `cannot install: ${reason.message}`;
     case "harness":
       return `harness error: ${reason.message}`;
+    case "unsupported":
+      return `unsupported: ${reason.message}`;
     case "flaky":
       return `flaky: repeats disagree (${reason.outcomes.join(", ")})`;
     case "neither":

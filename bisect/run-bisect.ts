@@ -125,6 +125,9 @@ export async function runBisect(opts: RunBisectOptions): Promise<BisectResult> {
       } else if (run.verdict === "ERROR") {
         records.push({ outcome: "error", runDir: run.runDir, ms: run.ms });
         skip = { kind: "harness", message: `the run ended in ERROR (see ${run.runDir})` };
+      } else if (run.verdict === "UNSUPPORTED") {
+        records.push({ outcome: "unsupported", runDir: run.runDir, ms: run.ms });
+        skip = { kind: "unsupported", message: run.reason ?? `see ${run.runDir}` };
       } else {
         const outcome = opts.outcomeOf({ ...run, verdict: run.verdict });
         records.push({ outcome, runDir: run.runDir, ms: run.ms });

@@ -2,8 +2,9 @@
 import type { Verdict } from "../core/verdict.ts";
 
 // What one run says about a release: its verdict, or (with --finding ID) whether that finding was seen.
-// ERROR is never an outcome: a broken run says nothing about the release, so it becomes a skip.
-export type BisectOutcome = Exclude<Verdict, "ERROR"> | `has:${string}` | `lacks:${string}`;
+// ERROR is never an outcome: a broken run says nothing about the release, so it becomes a skip; UNSUPPORTED (the
+// release lacks what the scenario needs) likewise.
+export type BisectOutcome = Exclude<Verdict, "ERROR" | "UNSUPPORTED"> | `has:${string}` | `lacks:${string}`;
 
 // Which side of the change a release is on; the endpoints' outcomes define the two classes.
 export type Class = "old" | "new";
@@ -11,6 +12,8 @@ export type Class = "old" | "new";
 // A finished run of one release, as the injected runner reports it.
 export interface RunSuccess {
   verdict: Verdict;
+  // The verdict's one-line reason (an UNSUPPORTED skip quotes it).
+  reason?: string;
   // Ids of every finding the checker reported.
   findings: string[];
   runDir: string;
@@ -28,12 +31,14 @@ export interface RunFailure {
 export type RunnerReport = RunSuccess | RunFailure;
 
 // A run whose verdict means something about the release: the only kind an outcome is read from.
-export type CleanRun = RunSuccess & { verdict: Exclude<Verdict, "ERROR"> };
+export type CleanRun = RunSuccess & { verdict: Exclude<Verdict, "ERROR" | "UNSUPPORTED"> };
 
 // Why a release's runs gave no usable outcome.
 export type RunSkipReason =
   | { kind: "install"; message: string }
   | { kind: "harness"; message: string }
+  // The release lacks something the scenario needs; the message names it.
+  | { kind: "unsupported"; message: string }
   // Repeats disagreed: the release is neither old nor new until someone looks.
   | { kind: "flaky"; outcomes: BisectOutcome[] };
 
@@ -49,7 +54,7 @@ export interface Endpoint {
 export type Role = "old endpoint" | "new endpoint" | "candidate";
 
 export interface StepRun {
-  outcome: BisectOutcome | "error";
+  outcome: BisectOutcome | "error" | "unsupported";
   runDir?: string;
   ms?: number;
 }

@@ -2,7 +2,7 @@
 // scaled from the run's own pace, so a slow release on a loaded machine reads INCONCLUSIVE, not RED.
 import type { Recordings } from "../harness/recordings.ts";
 
-export type PacedRecording = Pick<Recordings, "requests" | "responseEnds"> & Partial<Pick<Recordings, "sessions" | "hooks">>;
+export type PacedRecording = Pick<Recordings, "requests" | "responseEnds"> & Partial<Pick<Recordings, "sessions" | "hooks" | "observedUntil">>;
 
 // No window is shorter than this, however fast the run.
 export const MIN_WINDOW_MS = 5_000;
@@ -37,9 +37,10 @@ export function absenceWindow(rec: PacedRecording): AbsenceWindow {
   return { requiredMs, timeToFirstRequestMs, slowestResponseMs };
 }
 
-// The last moment the run recorded anything: the end of what the checker can see.
+// The last moment the run was watching: the end of its last step, or the last thing it recorded if later.
 export function recordedUntil(rec: PacedRecording): number {
   const times = [
+    rec.observedUntil ?? 0,
     ...rec.requests.map((r) => r.receivedAt),
     ...[...rec.responseEnds.values()].map((e) => e.endedAt),
     ...(rec.hooks ?? []).map((h) => h.t),

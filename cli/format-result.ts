@@ -10,6 +10,9 @@ export function formatCheckResult(result: CheckResult, runDir?: string): string 
   if (result.verdict === "ERROR" && runDir) {
     lines.push("  look at run.json (steps), sessions/*/stderr.log and sessions/*/debug.log there; ccrepro check re-judges it");
   }
+  if (result.verdict === "UNSUPPORTED") {
+    lines.push("  the scenario did not run: `ccrepro scenarios --claude VERSION` lists what that release supports");
+  }
   for (const note of result.notes) lines.push(`  ${note}`);
   for (const finding of result.findings) {
     lines.push(`  ${finding.red ? "✗" : "·"} ${finding.id} — ${finding.title}`, `      at ${finding.where}`);

@@ -1,7 +1,9 @@
 // Verdicts and findings: the closed vocabulary every checker, report, bisect and nightly speaks.
 import { z } from "zod";
 
-export const VERDICTS = ["GREEN", "RED", "INCONCLUSIVE", "ERROR"] as const;
+// UNSUPPORTED: the release lacks something the scenario needs (a flag, a tool, a hook event), decided from a probe of
+// the binary without running the scenario. It says nothing about the bug, so it is neither ERROR nor INCONCLUSIVE.
+export const VERDICTS = ["GREEN", "RED", "INCONCLUSIVE", "ERROR", "UNSUPPORTED"] as const;
 export const verdictSchema = z.enum(VERDICTS);
 export type Verdict = z.infer<typeof verdictSchema>;
 
@@ -60,6 +62,6 @@ export function judge({ reached, findings, notes }: CheckerOutput): CheckResult 
 }
 
 // Exit codes of `ccrepro run` / `ccrepro check`.
-export const VERDICT_EXIT: Record<Verdict, number> = { GREEN: 0, RED: 1, INCONCLUSIVE: 2, ERROR: 3 };
+export const VERDICT_EXIT: Record<Verdict, number> = { GREEN: 0, RED: 1, INCONCLUSIVE: 2, ERROR: 3, UNSUPPORTED: 4 };
 // `git bisect run` convention: 0 good, 1 bad, 125 skip, ≥128 abort.
-export const GIT_BISECT_EXIT: Record<Verdict, number> = { GREEN: 0, RED: 1, INCONCLUSIVE: 125, ERROR: 128 };
+export const GIT_BISECT_EXIT: Record<Verdict, number> = { GREEN: 0, RED: 1, INCONCLUSIVE: 125, ERROR: 128, UNSUPPORTED: 125 };

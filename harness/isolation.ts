@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { QUIET_ENV } from "../releases/binary-info.ts";
+import type { BinaryProbe } from "../releases/capabilities.ts";
 import type { RunLayout } from "./run-layout.ts";
 
 // Harmless by construction: the mock accepts any key, and the value marks where a leak would have come from.
@@ -86,19 +87,44 @@ function ownRepository(work: string): void {
   }
 }
 
+// How a run grants the binary its tools without a permission prompt, and why that way.
+export interface PermissionChoice {
+  mode: "skip-permissions" | "allowed-tools";
+  args: string[];
+  why: string;
+}
+
+// Every tool a scenario's replies call, under each release's name for it (Task became Agent; KillBash became
+// KillShell). A name a release does not have is a rule that matches nothing.
+export const PERMITTED_TOOLS = ["Bash", "BashOutput", "KillBash", "KillShell", "Task", "Agent", "TaskOutput", "TaskStop", "SendMessage", "Read", "Write", "Edit", "Glob", "Grep", "LS"];
+
+// As root, releases before 1.0.44 refuse --dangerously-skip-permissions whatever the environment says (later ones
+// accept it with IS_SANDBOX=1); `--allowedTools` works as root on every release that has it (0.2.126 on).
+export function choosePermissions(probe: Pick<BinaryProbe, "capabilities">, isRoot: boolean): PermissionChoice {
+  const skip = ["--dangerously-skip-permissions"];
+  if (!isRoot) return { mode: "skip-permissions", args: skip, why: "not running as root" };
+  if (probe.capabilities.includes("root-sandbox-escape")) return { mode: "skip-permissions", args: skip, why: "as root, with IS_SANDBOX=1 (the release allows that)" };
+  if (probe.capabilities.includes("allowed-tools-flag")) {
+    return { mode: "allowed-tools", args: ["--allowedTools", PERMITTED_TOOLS.join(",")], why: "the release refuses --dangerously-skip-permissions as root even with IS_SANDBOX=1" };
+  }
+  return { mode: "skip-permissions", args: skip, why: "the release has no --allowedTools; it will refuse to run as root" };
+}
+
 // Flags every headless session gets; the scenario adds its own after these. Optional flags only where the release has them.
-export function headlessArgs(debugFile: string, supportedFlags: string[]): string[] {
-  return ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", ...interactiveArgs(debugFile, supportedFlags)];
+export function headlessArgs(debugFile: string, probe: Pick<BinaryProbe, "flags">, permissions: PermissionChoice): string[] {
+  return ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", ...interactiveArgs(debugFile, probe, permissions)];
 }
 
 // Flags of a one-shot `claude -p` turn: plain-text prompt (argument or stdin), stream-json out.
-export function printArgs(debugFile: string, supportedFlags: string[]): string[] {
-  return ["-p", "--output-format", "stream-json", "--verbose", ...interactiveArgs(debugFile, supportedFlags)];
+export function printArgs(debugFile: string, probe: Pick<BinaryProbe, "flags">, permissions: PermissionChoice): string[] {
+  return ["-p", "--output-format", "stream-json", "--verbose", ...interactiveArgs(debugFile, probe, permissions)];
 }
 
 // Flags the interactive UI gets: the same model, permissions, settings and debug log as a headless session.
-export function interactiveArgs(debugFile: string, supportedFlags: string[]): string[] {
-  const args = ["--model", "claude-sonnet-4-5", "--dangerously-skip-permissions"];
+export function interactiveArgs(debugFile: string, probe: Pick<BinaryProbe, "flags">, permissions: PermissionChoice): string[] {
+  const supportedFlags = probe.flags;
+  // 0.2.x has no --model and exits on an unknown option.
+  const args = [...(supportedFlags.includes("--model") ? ["--model", "claude-sonnet-4-5"] : []), ...permissions.args];
   if (supportedFlags.includes("--setting-sources")) args.push("--setting-sources", "user");
   if (supportedFlags.includes("--debug-file")) args.push("--debug-file", debugFile);
   return args;

@@ -1,4 +1,6 @@
-// A loopback proxy that refuses every connection the binary tries to make through it, and records each attempt.
+// A loopback proxy that refuses every connection the binary tries to make through it, and records each attempt;
+// the one exception is a CONNECT to the mock itself, which it tunnels (and records as such). Releases up to 1.0.92
+// send every API request through HTTPS_PROXY, ignoring NO_PROXY, so without the tunnel they could not reach the mock.
 import fs from "node:fs";
 import net from "node:net";
 import { clockNow } from "../core/time.ts";
@@ -7,18 +9,32 @@ export interface OutboundAttempt {
   t: number;
   // What the client asked for: "CONNECT host:443" or "GET http://host/path".
   request: string;
+  // True for a CONNECT to the mock's own address, tunnelled to it rather than refused.
+  forwardedToMock?: boolean;
 }
 
 export interface OutboundTrap {
   url: string;
+  // Refused attempts: anything but the mock.
   attempts: OutboundAttempt[];
+  // CONNECTs to the mock, tunnelled.
+  forwarded: OutboundAttempt[];
   close(): Promise<void>;
 }
 
 const REFUSAL = "HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\ncontent-length: 38\r\n\r\nccrepro: outbound network is disabled\n";
 
-export async function startOutboundTrap(logFile: string): Promise<OutboundTrap> {
+// The one target the trap tunnels: the mock's `127.0.0.1:<port>` (a plain-HTTP server, so a raw TCP pipe suffices).
+export interface MockTarget {
+  host: string;
+  port: number;
+}
+
+const CONNECT_LINE = /^CONNECT (\S+):(\d+) HTTP\/1\.[01]$/;
+
+export async function startOutboundTrap(logFile: string, mock?: MockTarget): Promise<OutboundTrap> {
   const attempts: OutboundAttempt[] = [];
+  const forwarded: OutboundAttempt[] = [];
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     sockets.add(socket);
@@ -27,18 +43,50 @@ export async function startOutboundTrap(logFile: string): Promise<OutboundTrap> 
     let head = "";
     // One connection is one attempt, however its bytes arrive (a header-less stream would otherwise count per 8 KiB).
     let recorded = false;
+    const firstLine = () => head.split("\r\n")[0]?.slice(0, 500) ?? "";
     const record = () => {
       if (recorded) return;
       recorded = true;
-      const attempt = { t: clockNow(), request: head.split("\r\n")[0]?.slice(0, 500) ?? "" };
+      const attempt = { t: clockNow(), request: firstLine() };
       attempts.push(attempt);
       fs.appendFileSync(logFile, `${JSON.stringify(attempt)}\n`);
       socket.end(REFUSAL);
     };
+    const tunnel = () => {
+      recorded = true;
+      const attempt = { t: Date.now(), request: firstLine(), forwardedToMock: true };
+      forwarded.push(attempt);
+      fs.appendFileSync(logFile, `${JSON.stringify(attempt)}\n`);
+      socket.setTimeout(0);
+      const rest = Buffer.from(head.slice(head.indexOf("\r\n\r\n") + 4), "latin1");
+      const upstream = net.connect(mock!.port, mock!.host, () => {
+        socket.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+        if (rest.length > 0) upstream.write(rest);
+        socket.pipe(upstream).pipe(socket);
+      });
+      sockets.add(upstream);
+      upstream.on("close", () => {
+        sockets.delete(upstream);
+        socket.destroy();
+      });
+      upstream.on("error", () => socket.destroy());
+      socket.on("close", () => upstream.destroy());
+    };
+    const isMock = (line: string) => {
+      const target = CONNECT_LINE.exec(line);
+      return mock !== undefined && target !== null && target[1] === mock.host && Number(target[2]) === mock.port;
+    };
     socket.on("data", (chunk) => {
       if (recorded) return;
       head += chunk.toString("latin1");
-      if (head.includes("\r\n") || head.length > 8192) record();
+      if (!head.includes("\r\n") && head.length <= 8192) return;
+      // A CONNECT's headers end with an empty line before the tunnel may start; wait for it.
+      if (isMock(firstLine())) {
+        if (head.includes("\r\n\r\n")) tunnel();
+        else if (head.length > 8192) record();
+        return;
+      }
+      record();
     });
     // A client that connects and says nothing still counts as an attempt.
     socket.setTimeout(2000, record);
@@ -52,6 +100,7 @@ export async function startOutboundTrap(logFile: string): Promise<OutboundTrap> 
   return {
     url: `http://127.0.0.1:${address.port}`,
     attempts,
+    forwarded,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

@@ -11,7 +11,7 @@ import { probeBinary } from "../releases/capabilities.ts";
 import { removeDaemonDir, removeProcessSockets } from "./daemon-hygiene.ts";
 import type { HeadlessSession } from "./headless-session.ts";
 import { hookSettings } from "./hook-capture.ts";
-import { buildEnvironment, RUN_MARKER_VAR, seedConfig } from "./isolation.ts";
+import { buildEnvironment, choosePermissions, RUN_MARKER_VAR, seedConfig } from "./isolation.ts";
 import { LiveRecordings } from "./live-recordings.ts";
 import { startOutboundTrap, type OutboundTrap } from "./outbound-trap.ts";
 import { reapRun } from "./processes.ts";
@@ -45,12 +45,12 @@ export interface RecordedRun {
   record: RunRecord;
 }
 
-function runDirName(scenario: string, version: string, id: string): string {
+export function runDirName(scenario: string, version: string, id: string): string {
   return `${compactUtc(new Date())}-${scenario}-${version.replace(/[^A-Za-z0-9.]/g, "_")}-${id.slice(0, 6)}`;
 }
 
 // A file scenario's source goes into the run directory beside run.json, which names the copy.
-function recordSource(layout: RunLayout, source: ScenarioSource): NonNullable<RunRecord["source"]> {
+export function recordSource(layout: RunLayout, source: ScenarioSource): NonNullable<RunRecord["source"]> {
   if (source.kind === "builtin") return source;
   const copy = path.join(path.basename(layout.scenarioDir), path.basename(source.path));
   fs.mkdirSync(layout.scenarioDir, { recursive: true });
@@ -69,6 +69,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
   fs.mkdirSync(layout.hooksDir, { recursive: true });
   const progress = options.onProgress ?? (() => undefined);
   const script = mockScriptSchema.parse(plan.script);
+  const permissions = choosePermissions(probe, process.getuid?.() === 0);
   const hookEvents = plan.hooks ? (plan.hooks.events === "all" ? probe.hookEvents : plan.hooks.events) : [];
 
   const record: RunRecord = {
@@ -97,7 +98,8 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     floorMs: null,
     steps: [],
     sessions: [],
-    outbound: { attempts: 0 },
+    outbound: { attempts: 0, forwardedToMock: 0 },
+    permissions,
     processes: { killedAtEnd: 0, survivors: [], outsideRemoved: [] },
     hooks: { calls: 0, medianMs: null, maxMs: null },
     harnessError: null,
@@ -131,9 +133,10 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
       );
     }
     if (plan.driver === "sdk" && !options.sdk) throw new StepFailure("the plan uses the sdk driver but no Agent SDK was installed for it");
-    trap = await startOutboundTrap(layout.outboundLog);
     mock = await startMockServer({ script, port: 0, logDir: layout.mockLog, identifyClients: true });
     record.mock.url = mock.url;
+    const mockAddress = new URL(mock.url);
+    trap = await startOutboundTrap(layout.outboundLog, { host: mockAddress.hostname, port: Number(mockAddress.port) });
     const env = buildEnvironment(layout, { runId: id, mockUrl: mock.url, trapUrl: trap.url, passThrough: plan.passEnv });
     seedConfig(layout, hookEvents.length > 0 ? hookSettings(layout, hookEvents) : undefined);
     const ctx: RunContext = {
@@ -141,6 +144,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
       env,
       claude,
       probe,
+      permissions,
       live,
       sessions,
       terminals,
@@ -203,7 +207,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
       record.harnessError ??= `processes of this run survived cleanup: ${reap.survivors.join(", ")}`;
     }
     if (daemonDir.leftover) record.harnessError ??= `the daemon socket directory ${daemonDir.dir} could not be removed`;
-    record.outbound.attempts = trap?.attempts.length ?? 0;
+    record.outbound = { attempts: trap?.attempts.length ?? 0, forwardedToMock: trap?.forwarded.length ?? 0 };
     record.sessions = [...sessions.values(), ...terminals.values()].map((s) => ({
       label: s.process.label,
       pid: s.process.pid,

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { logLineSchema, REQUEST_INDEX_FILE, type RequestEntry, type ResponseEndEntry } from "../mock-api/log-entry.ts";
+import { readRunRecord } from "./run-record.ts";
 import { runLayout, sessionLayout } from "./run-layout.ts";
 import { parseStreamLine, type StreamEvent } from "./stream-events.ts";
 import { clockNow } from "../core/time.ts";
@@ -74,6 +75,9 @@ export interface Recordings {
   requests: RequestEntry[];
   responseEnds: Map<number, ResponseEndEntry>;
   hooks: HookRecord[];
+  // Until when the run was watching (the end of its last step): an absence is judged over this whole span, not only
+  // up to the last thing recorded. Absent live (the run is still watching) and for directories without run.json.
+  observedUntil?: number;
   // The raw request body bytes of request `seq`.
   body(seq: number): Buffer;
 }
@@ -152,5 +156,7 @@ export function loadRecordings(runDir: string): Recordings {
     })
     .sort((a, b) => (a.process?.startedAt ?? 0) - (b.process?.startedAt ?? 0));
   const hooks = loadHooks(runDir);
-  return { runDir, sessions, hooks, ...loadRequestLog(run.mockLog) };
+  const steps = fs.existsSync(run.runJson) ? readRunRecord(run.runJson).steps : [];
+  const observedUntil = steps.length > 0 ? Math.max(...steps.map((step) => step.endedAt)) : undefined;
+  return { runDir, sessions, hooks, ...(observedUntil === undefined ? {} : { observedUntil }), ...loadRequestLog(run.mockLog) };
 }

@@ -1,6 +1,7 @@
 // What every step executor works with: the run's live state, and how a step reports success or failure.
 import type { BinaryProbe } from "../releases/capabilities.ts";
 import type { HeadlessSession } from "./headless-session.ts";
+import type { PermissionChoice } from "./isolation.ts";
 import type { LiveRecordings } from "./live-recordings.ts";
 import type { ResolvedClaude } from "../releases/resolve.ts";
 import type { RunLayout } from "./run-layout.ts";
@@ -17,6 +18,8 @@ export interface RunContext {
   env: Record<string, string>;
   claude: ResolvedClaude;
   probe: BinaryProbe;
+  // The permission flags chosen for this release (recorded in run.json).
+  permissions: PermissionChoice;
   live: LiveRecordings;
   sessions: Map<string, HeadlessSession | SdkSession>;
   // How "start" steps run their sessions, and the SDK they go through (null for headless).

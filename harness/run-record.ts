@@ -62,7 +62,13 @@ export const runRecordSchema = z.object({
       signal: z.string().nullable(),
     }),
   ),
-  outbound: z.object({ attempts: z.number().int() }),
+  // attempts: connections the trap refused; forwardedToMock: CONNECTs to the mock it tunnelled (releases that ignore
+  // NO_PROXY), absent in runs recorded before the tunnel existed.
+  outbound: z.object({ attempts: z.number().int(), forwardedToMock: z.number().int().default(0) }),
+  // The permission flags the harness chose for this release, and why; absent in older runs.
+  permissions: z.object({ mode: z.enum(["skip-permissions", "allowed-tools"]), args: z.array(z.string()), why: z.string() }).optional(),
+  // Set when the scenario was not run because the release lacks what it needs (verdict UNSUPPORTED).
+  unsupported: z.object({ missing: z.array(z.string()), message: z.string() }).optional(),
   processes: z.object({
     killedAtEnd: z.number().int(),
     survivors: z.array(z.number().int()),

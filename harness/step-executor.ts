@@ -119,12 +119,12 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepResu
         ctx.live.sessions.push(started.recording);
         return { outcome: "ok", detail: `sdk ${ctx.sdk?.version} child pid ${started.process.pid}` };
       }
-      const args = [...headlessArgs(sessionLayout(ctx.layout, step.session).debugLog, ctx.probe.flags), ...(step.extraArgs ?? [])];
+      const args = [...headlessArgs(sessionLayout(ctx.layout, step.session).debugLog, ctx.probe, ctx.permissions), ...(step.extraArgs ?? [])];
       const started = spawnSession(ctx, step.session, args, step.resume);
       return { outcome: "ok", detail: `pid ${started.process.pid}` };
     }
     case "print": {
-      const args = printArgs(sessionLayout(ctx.layout, step.session).debugLog, ctx.probe.flags);
+      const args = printArgs(sessionLayout(ctx.layout, step.session).debugLog, ctx.probe, ctx.permissions);
       const via = step.via ?? "arg";
       const started = spawnSession(ctx, step.session, args, step.resume, via === "arg" ? [step.prompt] : []);
       if (via === "stdin") started.send(step.prompt);

@@ -12,6 +12,10 @@ export { z } from "zod";
 // Defining a scenario.
 export { defineScenario, scenarioProblems, ScenarioDefinitionError, type KnownState, type KnownVerdict, type Scenario } from "./scenario.ts";
 export { DRIVERS, scenarioDrivers, type Driver, type StepContext } from "./scenario.ts";
+// What a scenario can declare in `needs`: the closed list of capabilities (each documented where it is defined, with
+// the first release that has it) and `hook:<EventName>`.
+export { CAPABILITIES, type Capability, type Need } from "../releases/capabilities.ts";
+export { DEFAULT_NEEDS, scenarioNeeds } from "./scenario.ts";
 export { choice, count, flag, milliseconds } from "./params.ts";
 
 // What the mock answers: reply builders (text, tool calls, background Bash, subagent launch, thinking), faults, and

@@ -5,9 +5,13 @@ import type { HookCapture, Step } from "../harness/plan.ts";
 import type { Recordings } from "../harness/recordings.ts";
 import type { MockScriptInput } from "../mock-api/script.ts";
 import { API_FINDINGS, type ApiFindingId } from "../checker/api-conformance.ts";
+import { CAPABILITIES, type Need } from "../releases/capabilities.ts";
 
-/** A verdict a release can be known to give; ERROR is a harness failure, never a property of a release. */
-export type KnownVerdict = Exclude<Verdict, "ERROR">;
+/**
+ * A verdict a release can be known to give; ERROR is a harness failure, never a property of a release, and
+ * UNSUPPORTED follows from `needs`, not from a ledger.
+ */
+export type KnownVerdict = Exclude<Verdict, "ERROR" | "UNSUPPORTED">;
 
 export interface KnownState<F extends string = string> {
   /** A semver range of releases. */
@@ -74,6 +78,17 @@ export interface Scenario<P extends ParamsSchema = ParamsSchema, F extends strin
   known: KnownState<NoInfer<F> | ApiFindingId>[];
   /** Upper bound for the whole run, as a safety net on top of every step's own timeout. */
   timeoutMs: number;
+  // What the scenario needs from a release (see `Need`): a release that lacks one gets UNSUPPORTED without a run.
+  // A function when the parameters decide (SendMessage only for resumeBy=send-message). Default: DEFAULT_NEEDS.
+  needs?: readonly Need[] | ((params: z.output<P>) => readonly Need[]);
+}
+
+// What a scenario that does not say needs: a headless session driven over stream-json.
+export const DEFAULT_NEEDS: readonly Need[] = ["stream-json-input"];
+
+export function scenarioNeeds<P extends ParamsSchema>(scenario: Scenario<P>, params: z.output<P>): readonly Need[] {
+  const needs = scenario.needs ?? DEFAULT_NEEDS;
+  return typeof needs === "function" ? needs(params) : needs;
 }
 
 // The shape a scenario object must have, for files that come from outside the type checker (a plain .mjs file).
@@ -101,6 +116,7 @@ const scenarioShape = z.object({
     }),
   ),
   timeoutMs: z.number().int().positive(),
+  needs: z.union([z.array(z.enum(CAPABILITIES).or(z.string().regex(/^hook:[A-Za-z]+$/, "a capability or hook:EventName"))), z.function()]).optional(),
 });
 
 export class ScenarioDefinitionError extends Error {

@@ -4,11 +4,16 @@ import { expectationFor, meetsExpectation, type LedgerEntry } from "./ledger.ts"
 import type { PlannedCell } from "./matrix.ts";
 import type { Cell, RunSummary, Totals } from "./summary.ts";
 
+// A release that lacks what a scenario needs is no surprise, unless a ledger entry says the scenario ran there.
+function unsupportedAsExpected(verdict: Cell["verdict"], expectation: Cell["expectation"]): boolean {
+  return verdict === "UNSUPPORTED" && expectation.source === "default";
+}
+
 export function cellFromRuns(planned: PlannedCell, runs: readonly RunSummary[], ledger: readonly LedgerEntry[]): Cell {
   const results = runs.map((run) => run.result);
   const { verdict, reason, flaky } = combineRepeats(results);
   const expectation = expectationFor(ledger, planned);
-  const status = verdict === "ERROR" ? "error" : meetsExpectation(expectation, verdict, results) ? "expected" : "unexpected";
+  const status = verdict === "ERROR" ? "error" : meetsExpectation(expectation, verdict, results) || unsupportedAsExpected(verdict, expectation) ? "expected" : "unexpected";
   const redFindings = [...new Set(results.flatMap((r) => r.findings.filter((f) => f.red).map((f) => f.id)))].sort();
   return { ...planned, verdict, reason, flaky, redFindings, expectation, status, runs: [...runs] };
 }
@@ -21,6 +26,7 @@ export function totalsOf(cells: readonly Cell[]): Totals {
     RED: count((c) => c.verdict === "RED"),
     INCONCLUSIVE: count((c) => c.verdict === "INCONCLUSIVE"),
     ERROR: count((c) => c.verdict === "ERROR"),
+    UNSUPPORTED: count((c) => c.verdict === "UNSUPPORTED"),
     expected: count((c) => c.status === "expected"),
     unexpected: count((c) => c.status === "unexpected"),
     flaky: count((c) => c.flaky),

@@ -11,6 +11,6 @@ export function formatCellFinished({ cell, done, total, totals, ms }: CellFinish
   const counter = `[${String(done).padStart(String(total).length)}/${total}]`;
   const verdict = `${cell.verdict}${cell.flaky ? " (flaky)" : ""}`.padEnd(12);
   const time = `${(ms / 1000).toFixed(1)}s`.padStart(7);
-  const tally = `${totals.GREEN} GREEN, ${totals.RED} RED, ${totals.INCONCLUSIVE} INCONCLUSIVE, ${totals.ERROR} ERROR; ${totals.unexpected} unexpected`;
+  const tally = `${totals.GREEN} GREEN, ${totals.RED} RED, ${totals.INCONCLUSIVE} INCONCLUSIVE, ${totals.ERROR} ERROR${totals.UNSUPPORTED ? `, ${totals.UNSUPPORTED} UNSUPPORTED` : ""}; ${totals.unexpected} unexpected`;
   return `${counter} ${verdict} ${cell.status.padEnd(10)} ${time}  ${cell.key}  — so far ${tally}`;
 }

@@ -71,6 +71,8 @@ export const totalsSchema = z.object({
   RED: z.number().int(),
   INCONCLUSIVE: z.number().int(),
   ERROR: z.number().int(),
+  // Absent in summaries written before the verdict existed.
+  UNSUPPORTED: z.number().int().optional(),
   expected: z.number().int(),
   unexpected: z.number().int(),
   flaky: z.number().int(),

@@ -6,7 +6,8 @@ import { runLayout } from "../harness/run-layout.ts";
 import type { CheckResult } from "../core/verdict.ts";
 import type { Scenario } from "../kit/scenario.ts";
 import { scenarioByName } from "./scenario-source.ts";
-import { harnessErrorResult } from "./verdict-rules.ts";
+import { explainFailure } from "./diagnose-run.ts";
+import { harnessErrorResult, unsupportedResult } from "./verdict-rules.ts";
 import { withApiConformance } from "../checker/api-conformance.ts";
 import { withCacheNotes } from "./cache-notes.ts";
 
@@ -20,10 +21,11 @@ export function checkRecordedRun(runDir: string, given?: Scenario): CheckResult 
   } catch (error) {
     return harnessErrorResult(`run.json is damaged: ${(error as Error).message}`);
   }
-  if (record.harnessError) return harnessErrorResult(record.harnessError);
+  if (record.unsupported) return unsupportedResult(record.unsupported.message);
+  if (record.harnessError) return harnessErrorResult(explainFailure(record.harnessError, runDir, record));
   if (!record.recordingComplete) return harnessErrorResult("the recording was cut short (ccrepro stopped before the run ended); its logs may be partial");
   const failedStep = record.steps.find((step) => step.outcome === "error");
-  if (failedStep) return harnessErrorResult(`step ${failedStep.index + 1} (${failedStep.label}) failed: ${failedStep.detail ?? "no detail"}`);
+  if (failedStep) return harnessErrorResult(explainFailure(`step ${failedStep.index + 1} (${failedStep.label}) failed: ${failedStep.detail ?? "no detail"}`, runDir, record));
   const scenario = given ?? scenarioByName(record.scenario);
   if (!scenario && record.source?.kind === "file") {
     return harnessErrorResult(`scenario ${record.scenario} came from the file ${record.source.path}, which is not loaded; \`ccrepro check\` judges it with the copy in ${record.source.copy}`);

@@ -11,6 +11,9 @@ import type { Driver } from "../kit/scenario.ts";
 import { checkRecordedRun } from "./check-recorded-run.ts";
 import { originOf } from "./scenario-source.ts";
 import { driverFor, sdkFor } from "./drivers.ts";
+import { recordUnsupportedRun } from "../harness/record-unsupported.ts";
+import { describeNeed, missingNeeds, probeBinary, type BinaryProbe, type Need } from "../releases/capabilities.ts";
+import { scenarioNeeds } from "../kit/scenario.ts";
 
 export interface ScenarioRun {
   scenario: Scenario;
@@ -34,9 +37,58 @@ export interface CheckedRun {
   record: RunRecord & { result: CheckResult };
 }
 
+// The needs the release lacks, from its cached probe (seconds on first use, then instant).
+export async function unsupportedNeeds(scenario: Scenario, params: Record<string, unknown>, claude: ResolvedClaude): Promise<{ probe: BinaryProbe; missing: Need[] }> {
+  const probe = await probeBinary(claude);
+  return { probe, missing: missingNeeds(scenarioNeeds(scenario, params), probe) };
+}
+
+export function unsupportedMessage(missing: readonly Need[]): string {
+  return `needs ${missing.map(describeNeed).join(", ")}, which this release lacks`;
+}
+
+export interface ScenarioSupport {
+  scenario: string;
+  supported: boolean;
+  // Empty when supported; else the missing needs and the UNSUPPORTED message a run would give.
+  missing: Need[];
+  message: string | null;
+}
+
+// Which scenarios (with their default parameters) a binary can run, and why not: `ccrepro scenarios --claude V`.
+export async function scenarioSupport(scenarios: readonly Scenario[], claude: ResolvedClaude): Promise<{ probe: BinaryProbe; scenarios: ScenarioSupport[] }> {
+  const probe = await probeBinary(claude);
+  return {
+    probe,
+    scenarios: scenarios.map((scenario) => {
+      const missing = missingNeeds(scenarioNeeds(scenario, scenario.params.parse({})), probe);
+      return { scenario: scenario.name, supported: missing.length === 0, missing, message: missing.length > 0 ? unsupportedMessage(missing) : null };
+    }),
+  };
+}
+
 export async function runAndCheck(run: ScenarioRun): Promise<CheckedRun> {
   const { scenario, params } = run;
   const driver = driverFor(scenario, run.driver);
+  // How "start" steps run their sessions; a terminal scenario's own steps say when they use the UI.
+  const sessionDriver = driver === "sdk" ? ("sdk" as const) : ("headless" as const);
+  const { probe, missing } = await unsupportedNeeds(scenario, params, run.claude);
+  // A binary that reports no version is left to the harness, which says so as an ERROR.
+  if (missing.length > 0 && probe.reportedVersion !== null) {
+    const started = performance.now();
+    const { runDir } = recordUnsupportedRun({
+      plan: { scenario: scenario.name, params, source: originOf(scenario), driver: sessionDriver },
+      claude: run.claude,
+      probe,
+      requested: run.requested,
+      runsDir: run.runsDir,
+      missing,
+      message: unsupportedMessage(missing),
+    });
+    const result = checkRecordedRun(runDir);
+    const record = recordVerdict(runLayout(runDir).runJson, result, performance.now() - started);
+    return { runDir, record: { ...record, result } };
+  }
   const sdk = await sdkFor(driver, run.sdk);
   const plan = {
     scenario: scenario.name,
@@ -47,7 +99,7 @@ export async function runAndCheck(run: ScenarioRun): Promise<CheckedRun> {
     passEnv: scenario.passEnv,
     timeoutMs: scenario.timeoutMs,
     source: originOf(scenario),
-    driver: driver === "sdk" ? ("sdk" as const) : ("headless" as const),
+    driver: sessionDriver,
   };
   const { runDir } = await recordRun({
     plan,

@@ -6,6 +6,11 @@ export function harnessErrorResult(reason: string): CheckResult {
   return { verdict: "ERROR", reason, findings: [], notes: [] };
 }
 
+// A release that lacks what the scenario needs: decided before any run, with the missing need named.
+export function unsupportedResult(reason: string): CheckResult {
+  return { verdict: "UNSUPPORTED", reason, findings: [], notes: [] };
+}
+
 export interface CombinedRepeats {
   verdict: Verdict;
   reason: string;

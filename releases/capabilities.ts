@@ -1,4 +1,5 @@
-// What a binary supports, read from the binary itself: its version, its command-line flags, its hook events.
+// What a binary supports, read from the binary itself: its version, flags, hook events and capabilities; and what a
+// scenario's needs leave missing.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -8,13 +9,122 @@ import { probeVersion, QUIET_ENV } from "./binary-info.ts";
 import { cacheDir } from "./release-cache.ts";
 import type { ResolvedClaude } from "./resolve.ts";
 
+// What a release can do, as far as scenarios and the harness care. Each is read from `--help` and the bundle's bytes
+// (no run needed); the comment says the first release measured to have it.
+export const CAPABILITIES = [
+  "stream-json-input", // `-p --input-format stream-json`: 1.0.21
+  "stream-json-output", // `--output-format stream-json`: 0.2.126
+  "model-flag", // `--model`: 1.0.0
+  "allowed-tools-flag", // `--allowedTools`: 0.2.126
+  "resume", // `--resume <id>`: 0.2.126
+  "session-id-flag", // `--session-id`: 1.0.72
+  "root-sandbox-escape", // IS_SANDBOX=1 lets --dangerously-skip-permissions run as root: 1.0.44
+  "honours-no-proxy", // the API client skips HTTPS_PROXY for NO_PROXY hosts: 1.0.93
+  "background-bash", // Bash `run_in_background`: 1.0.69
+  "background-subagent", // Task/Agent `run_in_background`: 2.0.77 (not 2.0.0)
+  "task-notification", // `<task-notification>` text reaches the model: 2.0.77 (not 2.0.0)
+  "stream-task-events", // stream-json `system/task_started` and `task_notification`: 2.1.112 (not 2.1.0)
+  "send-message", // the SendMessage tool, compiled in: 2.1.112 (offered by default only later; see the README)
+  "interactive-background", // the interactive `/background` command: 2.1.150 (not 2.1.113)
+] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+
+// What a scenario can need: a capability, or a hook event by name (`hook:UserPromptSubmit`).
+export type Need = Capability | `hook:${string}`;
+
+// How a missing need reads in an UNSUPPORTED verdict: "needs `--input-format stream-json`".
+const NEED_TEXT: Record<Capability, string> = {
+  "stream-json-input": "`--input-format stream-json`",
+  "stream-json-output": "`--output-format stream-json`",
+  "model-flag": "`--model`",
+  "allowed-tools-flag": "`--allowedTools`",
+  resume: "`--resume`",
+  "session-id-flag": "`--session-id`",
+  "root-sandbox-escape": "`--dangerously-skip-permissions` as root (IS_SANDBOX=1)",
+  "honours-no-proxy": "NO_PROXY honoured by the API client",
+  "background-bash": "background Bash (`run_in_background`)",
+  "background-subagent": "background subagents (Task/Agent `run_in_background`)",
+  "task-notification": "`<task-notification>` messages to the model",
+  "stream-task-events": "stream-json `system/task_started` events",
+  "send-message": "the SendMessage tool",
+  "interactive-background": "the interactive `/background` command",
+};
+
+export function describeNeed(need: Need): string {
+  return need.startsWith("hook:") ? `the ${need.slice("hook:".length)} hook event` : NEED_TEXT[need as Capability];
+}
+
+// Raised whenever what a probe finds changes (a new capability, a better marker): older cached probes are redone.
+const PROBE_FORMAT = 3;
+
 const probeSchema = z.object({
+  format: z.literal(PROBE_FORMAT),
   sha256: z.string(),
   reportedVersion: z.string().nullable(),
+  // From `--help` and, for options a release hides from it (1.0.21's --permission-mode), from the bundle.
   flags: z.array(z.string()),
   hookEvents: z.array(z.string()),
+  // Required: a probe cached before capabilities existed fails the schema and is probed again.
+  capabilities: z.array(z.enum(CAPABILITIES)),
 });
 export type BinaryProbe = z.infer<typeof probeSchema>;
+
+// Pure: the needs the release lacks, in the order the scenario declared them.
+export function missingNeeds(needs: readonly Need[], probe: Pick<BinaryProbe, "capabilities" | "hookEvents">): Need[] {
+  return needs.filter((need) =>
+    need.startsWith("hook:") ? !probe.hookEvents.includes(need.slice("hook:".length)) : !probe.capabilities.includes(need as Capability),
+  );
+}
+
+// Options as commander declares them, visible or hidden: ("--flag <arg>", "description") or ("-x, --flag", …).
+const DECLARED_OPTION = /\("(?:-[A-Za-z]{1,2}, )?(--[a-z][a-z0-9-]*)(?:, --[a-zA-Z-]+)?(?: [<[][^"]*)?",\s*["'`]/g;
+
+export function flagsOf(help: string, bundle: string): string[] {
+  const found = new Set(helpFlags(help));
+  for (const m of bundle.matchAll(DECLARED_OPTION)) found.add(m[1]!);
+  return [...found].sort();
+}
+
+// Minified code puts a check's condition just before its message: the text before each occurrence of `anchor`.
+function before(bundle: string, anchor: string, span: number): string[] {
+  const out: string[] = [];
+  for (let at = bundle.indexOf(anchor); at !== -1; at = bundle.indexOf(anchor, at + 1)) out.push(bundle.slice(Math.max(0, at - span), at));
+  return out;
+}
+
+// A tool's schema and its description sit close together: whether `needle` occurs within `span` of `anchor`.
+function near(bundle: string, anchor: string, needle: string, span: number): boolean {
+  for (let at = bundle.indexOf(anchor); at !== -1; at = bundle.indexOf(anchor, at + 1)) {
+    if (bundle.slice(Math.max(0, at - span), at + span).includes(needle)) return true;
+  }
+  return false;
+}
+
+// Pure: the capabilities from the help text and the bundle (latin1, which keeps the ASCII markers searched here).
+// The markers and the first release with each were measured by bisecting published releases' bundles.
+export function capabilitiesOf(help: string, bundle: string, flags: readonly string[]): Capability[] {
+  const flag = (f: string) => flags.includes(f);
+  const has = new Set<Capability>();
+  if (flag("--input-format") && /"--input-format <format>"|stream-json \(realtime streaming input\)/.test(bundle + help)) has.add("stream-json-input");
+  if (flag("--output-format") && help.includes("stream-json")) has.add("stream-json-output");
+  if (flag("--model")) has.add("model-flag");
+  if (flag("--allowedTools") || flag("--allowed-tools")) has.add("allowed-tools-flag");
+  if (flag("--resume")) has.add("resume");
+  if (flag("--session-id")) has.add("session-id-flag");
+  // ≤1.0.43: `getuid()===0)`; 1.0.44: `getuid()===0&&!process.env.IS_SANDBOX)`; 2.0.77: `…IS_SANDBOX!=="1"…`;
+  // later native builds also call an `isRootOutsideDeliberateSandbox()` beside it.
+  const rootChecks = before(bundle, "cannot be used with root/sudo", 300);
+  if (rootChecks.some((c) => /getuid\(\)===0&&[^;]*IS_SANDBOX|isRootOutsideDeliberateSandbox/.test(c))) has.add("root-sandbox-escape");
+  // 1.0.93: `return process.env.no_proxy||process.env.NO_PROXY`; 2.1.x: `q.no_proxy||q.NO_PROXY`, `process.env.NO_PROXY||process.env.no_proxy`.
+  if (/no_proxy\|\|[A-Za-z_$.]*NO_PROXY|NO_PROXY\|\|[A-Za-z_$.]*no_proxy/.test(bundle)) has.add("honours-no-proxy");
+  if (bundle.includes("run_in_background")) has.add("background-bash");
+  if (near(bundle, "subagent_type", "run_in_background", 4000)) has.add("background-subagent");
+  if (bundle.includes("task-notification")) has.add("task-notification");
+  if (bundle.includes('"task_started"')) has.add("stream-task-events");
+  if (/userFacingName\(\)\{return"SendMessage"\}|[A-Za-z_$][\w$]*="SendMessage"/.test(bundle)) has.add("send-message");
+  if (/name:"background",aliases:\["bg"\]/.test(bundle)) has.add("interactive-background");
+  return CAPABILITIES.filter((c) => has.has(c));
+}
 
 // Registering these only to log them changes the session's behaviour (they replace built-in handling).
 const BEHAVIOUR_CHANGING_HOOKS = /worktree|elicitation/i;
@@ -36,7 +146,7 @@ export function hookEventsInBundle(bundle: Buffer): string[] {
 }
 
 function helpFlags(help: string): string[] {
-  return [...new Set([...help.matchAll(/(?:^|\s)(--[a-z][a-z0-9-]*)/g)].map((m) => m[1]!))].sort();
+  return [...new Set([...help.matchAll(/(?:^|\s)(--[a-z][A-Za-z0-9-]*)/g)].map((m) => m[1]!))].sort();
 }
 
 const probeEnv = (home: string) => ({
@@ -72,11 +182,16 @@ export async function probeBinary(claude: ResolvedClaude): Promise<BinaryProbe> 
       execa(claude.command, [...claude.args, "--help"], { env, extendEnv: false, reject: false, timeout: PROBE_TIMEOUT_MS, stdin: "ignore" }),
     ]);
     const bundle = fs.readFileSync(claude.era === "js" ? claude.args[0]! : claude.executablePath);
+    const text = bundle.toString("latin1");
+    const helpText = String(help.stdout);
+    const flags = flagsOf(helpText, text);
     const probe: BinaryProbe = {
+      format: PROBE_FORMAT,
       sha256: claude.sha256,
       reportedVersion: version.version,
-      flags: helpFlags(String(help.stdout)),
+      flags,
       hookEvents: hookEventsInBundle(bundle),
+      capabilities: capabilitiesOf(helpText, text, flags),
     };
     // A binary that did not even report its version is probed again next time rather than remembered broken.
     if (probe.reportedVersion !== null) {

@@ -12,10 +12,10 @@ th { background: #f6f8fa; }
 table.matrix td.cell { padding: 0; }
 table.matrix a { display: block; padding: 6px 10px; color: inherit; text-decoration: none; min-width: 120px; }
 table.matrix a:hover { filter: brightness(0.95); }
-.GREEN { background: #dcfce7; } .RED { background: #fee2e2; } .INCONCLUSIVE { background: #fef9c3; } .ERROR { background: #e5e7eb; }
+.GREEN { background: #dcfce7; } .RED { background: #fee2e2; } .INCONCLUSIVE { background: #fef9c3; } .ERROR { background: #e5e7eb; } .UNSUPPORTED { background: #f3f4f6; color: #6b7280; }
 td.cell.unexpected, td.cell.error { outline: 3px solid #cf222e; outline-offset: -3px; }
 .dot { display: inline-block; width: 10px; height: 10px; border-radius: 50%; border: 1px solid #0002; vertical-align: baseline; }
-.dot.GREEN { background: #1a7f37; } .dot.RED { background: #cf222e; } .dot.INCONCLUSIVE { background: #bf8700; } .dot.ERROR { background: #57606a; }
+.dot.GREEN { background: #1a7f37; } .dot.RED { background: #cf222e; } .dot.INCONCLUSIVE { background: #bf8700; } .dot.ERROR { background: #57606a; } .dot.UNSUPPORTED { background: #d0d7de; }
 .status { float: right; font-weight: 700; margin-left: 8px; }
 .findings { display: block; font-size: 12px; color: #57606a; }
 .dots { display: block; } .dots .dot { margin-right: 2px; }

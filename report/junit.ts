@@ -1,4 +1,4 @@
-// junit.xml: one testcase per cell — not as expected is a failure, INCONCLUSIVE a skip with its reason, ERROR an error.
+// junit.xml: one testcase per cell — not as expected is a failure, INCONCLUSIVE and UNSUPPORTED a skip with its reason, ERROR an error.
 import type { Cell, Summary } from "../nightly/summary.ts";
 import { escapeMarkup as x } from "./escape.ts";
 import type { ReportInput } from "./report-target.ts";
@@ -18,6 +18,7 @@ function findingsText(cell: Cell): string {
 function outcomeOf(cell: Cell, summary: Summary): TestcaseStatus {
   if (cell.verdict === "ERROR") return { kind: "error", type: "ERROR", message: cell.reason, body: findingsText(cell) };
   if (cell.verdict === "INCONCLUSIVE") return { kind: "skipped", message: `INCONCLUSIVE: ${cell.reason}` };
+  if (cell.verdict === "UNSUPPORTED") return { kind: "skipped", message: `UNSUPPORTED: ${cell.reason}` };
   if (cell.status === "unexpected") {
     const message = `${cellVerdictText(cell)}, expected ${expectationText(cell.expectation)} (${expectationSource(cell.expectation)})`;
     return { kind: "failure", type: cell.verdict, message, body: findingsText(cell) };

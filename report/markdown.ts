@@ -16,7 +16,7 @@ import {
 } from "./wording.ts";
 
 // GitHub renders emoji everywhere; they make the matrix readable at a glance.
-const VERDICT_MARK: Record<Verdict, string> = { GREEN: "🟢", RED: "🔴", INCONCLUSIVE: "🟡", ERROR: "⚫" };
+const VERDICT_MARK: Record<Verdict, string> = { GREEN: "🟢", RED: "🔴", INCONCLUSIVE: "🟡", ERROR: "⚫", UNSUPPORTED: "⚪" };
 const EXIT_MARK: Record<Summary["exitCode"], string> = { 0: "✅", 1: "❌", 3: "⚠️" };
 
 // Table cells cannot hold pipes or line breaks.

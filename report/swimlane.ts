@@ -93,7 +93,7 @@ export interface SwimlaneModel {
   findings: FindingPin[];
 }
 
-export const COLOURS: Record<Verdict, string> = { GREEN: "#1a7f37", RED: "#cf222e", INCONCLUSIVE: "#bf8700", ERROR: "#57606a" };
+export const COLOURS: Record<Verdict, string> = { GREEN: "#1a7f37", RED: "#cf222e", INCONCLUSIVE: "#bf8700", ERROR: "#57606a", UNSUPPORTED: "#8c959f" };
 const PROCESS_COLOURS: Record<ProcessKind, string> = { ui: "#8250df", headless: "#0969da", background: "#bc4c00", daemon: "#6e7781", sdk: "#1b7c83", other: "#8c959f" };
 const RULE_COLOURS: Record<BoundaryRule["kind"], string> = { stop: "#9a6700", kill: "#cf222e", resume: "#0969da" };
 

@@ -33,7 +33,7 @@ export function headline(summary: Summary): string {
 export function tally(summary: Summary): string {
   const t = summary.totals;
   return [
-    `${t.cells} cells: ${t.GREEN} GREEN, ${t.RED} RED, ${t.INCONCLUSIVE} INCONCLUSIVE, ${t.ERROR} ERROR`,
+    `${t.cells} cells: ${t.GREEN} GREEN, ${t.RED} RED, ${t.INCONCLUSIVE} INCONCLUSIVE, ${t.ERROR} ERROR${t.UNSUPPORTED ? `, ${t.UNSUPPORTED} UNSUPPORTED` : ""}`,
     `${t.expected} as expected, ${t.unexpected} not`,
     ...(t.flaky ? [`${t.flaky} flaky`] : []),
   ].join(" · ");

@@ -6,6 +6,7 @@ const PROMPT = `${MARKER} run the slow command, then reply with exactly the word
 const TOOL_DONE = "SLOW_TOOL_DONE";
 const UI = "ui";
 const AGENTS = "agents";
+const AGENTS_LATER = "agents-later";
 // After the answer, how long the log must stay quiet before the watch ends: a second answer would come in this window.
 const QUIET_MS = 5_000;
 
@@ -50,7 +51,12 @@ const SHORT_ID = /^[0-9a-f]{8}/;
 // config dir holds only this run's sessions; the one named after the prompt is ours. Null when none is listed, so the
 // steps that need it are skipped and the checker judges the turn from the request log alone.
 export function backgroundJobId(commands: CommandView["commands"]): string | null {
-  const out = commands[AGENTS];
+  // Right after the UI exits, the daemon may not list the job yet (2.1.150 printed [] once): the second listing,
+  // taken once the turn had its chance to be answered, is asked when the first named nothing.
+  return jobIdIn(commands[AGENTS]) ?? jobIdIn(commands[AGENTS_LATER]);
+}
+
+function jobIdIn(out: CommandView["commands"][string] | undefined): string | null {
   if (!out || out.exitCode !== 0) return null;
   let parsed: z.output<typeof agentsList>;
   try {
@@ -105,6 +111,7 @@ function steps(p: Params): Step[] {
       // The background session may run the whole tool again before it answers.
       timeoutMs: p.toolMs + 30_000,
     },
+    { kind: "command", label: AGENTS_LATER, args: ["agents", "--json"], timeoutMs: 30_000 },
     { kind: "command", label: "logs", args: withJob("logs"), timeoutMs: 30_000 },
     { kind: "command", label: "stop", args: withJob("stop"), timeoutMs: 30_000 },
     { kind: "daemon-exit", label: "the transient daemon exited", timeoutMs: 30_000 },
@@ -138,4 +145,5 @@ export default defineScenario({
     { versions: "2.1.332", verdict: "GREEN", note: "the background session re-sends the prompt, runs the tool again and answers once (turn-rerun, informational)" },
   ],
   timeoutMs: 240_000,
+  needs: ["interactive-background"],
 });

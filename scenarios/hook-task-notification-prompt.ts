@@ -80,4 +80,7 @@ export default defineScenario({
     },
   ],
   timeoutMs: 120_000,
+  // Headless task notifications arrive with the stream's task events: on 2.0.77 and 2.1.0 (which have background Bash
+  // and <task-notification>) the session exited 1 after its first result (error_during_execution) instead.
+  needs: ["stream-json-input", "background-bash", "task-notification", "stream-task-events", "hook:UserPromptSubmit"],
 });

@@ -110,5 +110,7 @@ export default defineScenario({
       note: `claude retries the faulted step with the same one-message history, which conforms; no release found whose next request the API would reject (measured on ${measured}; the call erased before 2.1.332, kept on it)`,
     })),
   ],
+  // Measured from 1.0.128 on; it stops a foreground call, so it needs no background task.
+  needs: ["stream-json-input", "resume"],
   timeoutMs: 300_000,
 });

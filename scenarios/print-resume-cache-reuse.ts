@@ -91,5 +91,7 @@ export default defineScenario({
     },
     { versions: ">=2.1.150", verdict: "GREEN", note: "history re-sent byte for byte; each resume reads all the previous turn wrote (measured on 2.1.150, 2.1.281, 2.1.332)" },
   ],
+  // Plain `claude -p` turns: no stream-json input, only --resume and stream-json output.
+  needs: ["stream-json-output", "resume"],
   timeoutMs: 360_000,
 });

@@ -86,4 +86,6 @@ export default defineScenario({
     { versions: ">=2.1.234", params: { background: false }, verdict: "GREEN", note: "control: with nothing orphaned, the first result is the answer (measured on 2.1.234, 2.1.332)" },
   ],
   timeoutMs: 240_000,
+  // The check reads the orphaned task from session 1's `system/task_started` line.
+  needs: (p) => ["stream-json-input", "resume", ...(p.background ? (["background-bash", "stream-task-events"] as const) : [])],
 });

@@ -104,4 +104,7 @@ export default defineScenario({
     { versions: "2.1.332", params: { resumeBy: "send-message" }, verdict: "GREEN", note: "measured: a SendMessage resume keeps the bytes" },
   ],
   timeoutMs: 180_000,
+  // On 2.0.77 and 2.1.0 (background subagents, but no stream task events) the idle subagent was never woken: INCONCLUSIVE
+  // after 105 s. Its wake-up comes with the headless task events (2.1.112).
+  needs: (p) => ["stream-json-input", "background-bash", "background-subagent", "task-notification", "stream-task-events", ...(p.resumeBy === "send-message" ? (["send-message"] as const) : [])],
 });

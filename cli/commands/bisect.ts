@@ -32,7 +32,7 @@ function bisectRunner(runner: ReleaseRunner, subject: Parameters<ReleaseRunner["
     const { runDir, record } = run;
     const ms = performance.now() - started;
     if (record.result.verdict === "ERROR") return { error: "harness", message: record.result.reason, runDir, ms };
-    return { verdict: record.result.verdict, findings: record.result.findings.map((f) => f.id), runDir, ms };
+    return { verdict: record.result.verdict, reason: record.result.reason, findings: record.result.findings.map((f) => f.id), runDir, ms };
   };
 }
 

@@ -11,7 +11,7 @@ import { wholeNumber } from "../numbers.ts";
 
 export function registerRunCommand(program: Command, ctx: CliContext): void {
   withRunOptions(program.command("run"))
-    .description("run a scenario against a claude release or binary; exit 0 GREEN, 1 RED, 2 INCONCLUSIVE, 3 ERROR")
+    .description("run a scenario against a claude release or binary; exit 0 GREEN, 1 RED, 2 INCONCLUSIVE, 3 ERROR, 4 UNSUPPORTED")
     .argument("<scenario>", "a scenario name (ccrepro scenarios lists them) or a scenario file's path")
     .requiredOption("--claude <word>", "a version, latest, or a path to a claude executable")
     .option("--repeat <n>", "run it n times", wholeNumber("--repeat", 1, 100), 1)

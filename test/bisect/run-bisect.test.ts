@@ -77,15 +77,15 @@ describe("runBisect: monotone ranges", () => {
 describe("runBisect: skips", () => {
   const list = candidates(15); // middle 2.1.7
 
-  it("a failed middle (install, harness, ERROR, INCONCLUSIVE) is skipped and its neighbour tried", async () => {
-    for (const cell of ["install-fails", "harness-fails", "ERROR", "INCONCLUSIVE"] as const) {
+  it("a failed middle (install, harness, ERROR, INCONCLUSIVE, UNSUPPORTED) is skipped and its neighbour tried", async () => {
+    for (const cell of ["install-fails", "harness-fails", "ERROR", "INCONCLUSIVE", "UNSUPPORTED"] as const) {
       const { result, calls } = bisect(monotone(list, 11, { "2.1.7": cell }), list);
       const r = await result;
       expect(calls[2]).toBe("2.1.7");
       expect(calls[3]).toBe("2.1.6");
       expect(r.answer).toEqual({ lastOld: "2.1.10", firstNew: "2.1.11", skippedBetween: [] });
       expect(r.skipped.map((s) => [s.version, s.reason.kind])).toEqual([
-        ["2.1.7", { "install-fails": "install", "harness-fails": "harness", ERROR: "harness", INCONCLUSIVE: "neither" }[cell]],
+        ["2.1.7", { "install-fails": "install", "harness-fails": "harness", ERROR: "harness", INCONCLUSIVE: "neither", UNSUPPORTED: "unsupported" }[cell]],
       ]);
       expect(r.budget.bound).toBe(4 + 1 + 2);
       expect(r.budget.steps).toBeLessThanOrEqual(r.budget.bound);

@@ -33,6 +33,13 @@ describe("notification-lost waits out the run's window", () => {
     expect(result.reason).toMatch(/had not reached the model when the recording ended \(watched \d\.\d s; window \d+\.\d s: 5 × \(time to first request/);
   });
 
+  it("counts the time the run kept watching after its last recorded event (the end of its last step)", () => {
+    const rec = lostNotification(2_000);
+    expect(judge(checkHookPrompts(rec, { redIds: ["notification-lost"], streams: ["main"] })).verdict).toBe("INCONCLUSIVE");
+    rec.observedUntil = recordedUntil(rec) + 60_000;
+    expect(judge(checkHookPrompts(rec, { redIds: ["notification-lost"], streams: ["main"] })).verdict).toBe("RED");
+  });
+
   it("is RED after the window, and the finding states it", () => {
     const result = judge(checkHookPrompts(lostNotification(60_000), { redIds: ["notification-lost"], streams: ["main"] }));
     expect(result.verdict).toBe("RED");

@@ -6,7 +6,7 @@ import path from "node:path";
 import { execa } from "execa";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { hookSettings } from "../../harness/hook-capture.ts";
-import { buildEnvironment, FAKE_API_KEY, headlessArgs, RUN_MARKER_VAR, seedConfig } from "../../harness/isolation.ts";
+import { buildEnvironment, FAKE_API_KEY, choosePermissions, headlessArgs, RUN_MARKER_VAR, seedConfig } from "../../harness/isolation.ts";
 import { hookIndexSchema, loadHooks } from "../../harness/recordings.ts";
 import { runLayout } from "../../harness/run-layout.ts";
 
@@ -147,10 +147,32 @@ describe("seedConfig and headlessArgs", () => {
     expect(status.stdout).toBe("");
   });
 
-  it("adds --setting-sources and --debug-file only where the release's --help lists them", () => {
-    const base = ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--model", "claude-sonnet-4-5", "--dangerously-skip-permissions"];
-    expect(headlessArgs("/d.log", [])).toEqual(base);
-    expect(headlessArgs("/d.log", ["--setting-sources", "--debug-file"])).toEqual([...base, "--setting-sources", "user", "--debug-file", "/d.log"]);
+  const skip = choosePermissions({ capabilities: [] }, false);
+
+  it("adds --model, --setting-sources and --debug-file only where the release has them", () => {
+    const base = ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose"];
+    expect(headlessArgs("/d.log", { flags: [] }, skip)).toEqual([...base, "--dangerously-skip-permissions"]);
+    expect(headlessArgs("/d.log", { flags: ["--model", "--setting-sources", "--debug-file"] }, skip)).toEqual([
+      ...base,
+      "--model",
+      "claude-sonnet-4-5",
+      "--dangerously-skip-permissions",
+      "--setting-sources",
+      "user",
+      "--debug-file",
+      "/d.log",
+    ]);
+  });
+
+  // Measured as root with IS_SANDBOX=1: 0.2.126, 1.0.0, 1.0.21 exit 1 "cannot be used with root/sudo privileges";
+  // 1.0.72 and later run; `--allowedTools Bash` let Bash run on every release from 0.2.126 to 2.1.281.
+  it("as root, swaps the skip flag for --allowedTools where the release has no IS_SANDBOX escape", () => {
+    expect(choosePermissions({ capabilities: ["root-sandbox-escape", "allowed-tools-flag"] }, true).args).toEqual(["--dangerously-skip-permissions"]);
+    const old = choosePermissions({ capabilities: ["allowed-tools-flag"] }, true);
+    expect(old.mode).toBe("allowed-tools");
+    expect(old.args[0]).toBe("--allowedTools");
+    expect(old.args[1]!.split(",")).toContain("Bash");
+    expect(choosePermissions({ capabilities: ["allowed-tools-flag"] }, false).mode).toBe("skip-permissions");
   });
 });
 

@@ -140,6 +140,28 @@ describe("outbound trap", () => {
     }
   });
 
+  it("tunnels a CONNECT to the mock's address (a client that ignores NO_PROXY, like 1.0.72) and refuses one to any other port", async () => {
+    const local = http.createServer((_req, res) => res.end("mock-ok"));
+    await new Promise<void>((resolve) => local.listen(0, "127.0.0.1", resolve));
+    const port = (local.address() as net.AddressInfo).port;
+    logFile = path.join(root, `outbound-${(n += 1)}.jsonl`);
+    trap = await startOutboundTrap(logFile, { host: "127.0.0.1", port });
+    try {
+      // --proxytunnel makes curl CONNECT even for an http:// URL, as undici's ProxyAgent in those releases does.
+      const viaProxy = (target: string) =>
+        execa("curl", ["-sS", "--max-time", "10", "--noproxy", "", "--proxytunnel", "-x", trap.url, target], { reject: false, extendEnv: false, env: { PATH: "/usr/bin:/bin" } });
+      const toMock = await viaProxy(`http://127.0.0.1:${port}/v1/messages`);
+      const elsewhere = await viaProxy(`http://127.0.0.1:${port + 1}/`);
+      expect(toMock.stdout).toBe("mock-ok");
+      expect(elsewhere.exitCode).not.toBe(0);
+      expect(trap.forwarded.map((a) => a.request)).toEqual([`CONNECT 127.0.0.1:${port} HTTP/1.1`]);
+      expect(trap.attempts.map((a) => a.request)).toEqual([`CONNECT 127.0.0.1:${port + 1} HTTP/1.1`]);
+      expect(logged().map((a) => (a as { forwardedToMock?: boolean }).forwardedToMock ?? false)).toEqual([true, false]);
+    } finally {
+      await new Promise((resolve) => local.close(resolve));
+    }
+  });
+
   it("closes while a client still holds a connection open", async () => {
     await freshTrap();
     const socket = net.connect({ port: trapPort(), host: "127.0.0.1", allowHalfOpen: true });

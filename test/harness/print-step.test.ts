@@ -30,6 +30,7 @@ function context(fixture: string): RunContext {
     env: { PATH: "/usr/bin:/bin", [RUN_MARKER_VAR]: runId },
     claude: { command: "/bin/bash", args: [path.join(FIXTURES, `${fixture}.sh`)] },
     probe: { flags: [] },
+    permissions: { mode: "skip-permissions", args: ["--dangerously-skip-permissions"], why: "test" },
     live: { changed: () => undefined, sessions: [] },
     sessions: new Map<string, HeadlessSession>(),
   } as unknown as RunContext;

@@ -76,6 +76,15 @@ describe("junit", () => {
     expect(parsed).toMatchObject({ tests: 4, failures: 1, errors: 1 });
   });
 
+  it("skips UNSUPPORTED with the missing need, and marks it grey in Markdown", async () => {
+    const s = varied();
+    s.cells[1] = { ...s.cells[1]!, verdict: "UNSUPPORTED", status: "expected", reason: "needs `--input-format stream-json`, which this release lacks", redFindings: [] };
+    const parsed = (await parse(renderJunit({ summary: s, baseDir: FIXTURE_DIR }))) as TestSuites;
+    const cases = parsed.testsuite!.flatMap((suite: TestSuite) => suite.testcase ?? []);
+    expect(cases.find((c) => c.skipped)?.skipped![0]!.message).toBe("UNSUPPORTED: needs `--input-format stream-json`, which this release lacks");
+    expect(renderMarkdown({ summary: s, baseDir: FIXTURE_DIR })).toContain("⚪");
+  });
+
   it("fails an expected cell whose finding changed since the previous nightly", async () => {
     const key = "subagent-resume-notification-header@2.1.281";
     const changed: Summary = { ...summary, changes: [{ kind: "finding-changed", key, before: { verdict: "RED", redFindings: ["notification-dropped"] }, after: { verdict: "RED", redFindings: ["notification-changed"] }, regression: true }] };

@@ -1,0 +1,53 @@
+// Capabilities from help text and bundle bytes, and the needs a release leaves missing. The snippets are the
+// markers measured in published bundles (quoted in releases/capabilities.ts); the real releases are covered by
+// test/pipeline/every-release.e2e.test.ts.
+import { describe, expect, it } from "vitest";
+import { capabilitiesOf, describeNeed, flagsOf, missingNeeds } from "../../releases/capabilities.ts";
+import { DEFAULT_NEEDS, scenarioNeeds } from "../../kit/scenario.ts";
+import { findScenario } from "../../scenarios/index.ts";
+
+const caps = (help: string, bundle: string) => capabilitiesOf(help, bundle, flagsOf(help, bundle));
+
+describe("capabilitiesOf", () => {
+  it("reads flags from --help and hidden commander options from the bundle", () => {
+    const help = "  --allowedTools, --allowed-tools <tools...>  Comma list\n  --input-format <format>  stream-json (realtime streaming input)\n  --output-format <format> stream-json";
+    expect(flagsOf(help, 'new Option("--permission-mode <mode>", "Permission mode")')).toEqual(
+      ["--allowed-tools", "--allowedTools", "--input-format", "--output-format", "--permission-mode"],
+    );
+    expect(caps(help, "")).toEqual(["stream-json-input", "stream-json-output", "allowed-tools-flag"]);
+  });
+
+  it("finds the IS_SANDBOX escape in the root check only where the release has one (1.0.44 on)", () => {
+    const refuses = 'if(process.getuid()===0)console.error("--dangerously-skip-permissions cannot be used with root/sudo privileges")';
+    const escapes = 'if(process.getuid()===0&&!process.env.IS_SANDBOX)console.error("--dangerously-skip-permissions cannot be used with root/sudo privileges")';
+    expect(caps("", refuses)).not.toContain("root-sandbox-escape");
+    expect(caps("", escapes)).toContain("root-sandbox-escape");
+    // Native builds also have a second message whose condition sits in a helper; one escape is enough.
+    expect(caps("", `${escapes};function g(){if(oM.isRootOutsideDeliberateSandbox())console.error("x cannot be used with root/sudo")}`)).toContain("root-sandbox-escape");
+  });
+
+  it("tells background Bash from background subagents, and finds /background, SendMessage and task events", () => {
+    expect(caps("", 'run_in_background:z.boolean()')).toEqual(["background-bash"]);
+    const all = 'subagent_type:z.string(),run_in_background:z.boolean();"<task-notification>";"task_started";Xy="SendMessage";{type:"local-jsx",name:"background",aliases:["bg"]}';
+    expect(caps("", all)).toEqual(["background-bash", "background-subagent", "task-notification", "stream-task-events", "send-message", "interactive-background"]);
+  });
+});
+
+describe("missingNeeds", () => {
+  it("names the capabilities and hook events a release lacks, in the scenario's order", () => {
+    const probe = { capabilities: ["stream-json-input", "background-bash"] as const, hookEvents: ["PreToolUse", "Stop"] };
+    expect(missingNeeds(["stream-json-input", "hook:UserPromptSubmit", "background-bash", "task-notification"], { ...probe, capabilities: [...probe.capabilities] })).toEqual([
+      "hook:UserPromptSubmit",
+      "task-notification",
+    ]);
+    expect(describeNeed("stream-json-input")).toBe("`--input-format stream-json`");
+    expect(describeNeed("hook:UserPromptSubmit")).toBe("the UserPromptSubmit hook event");
+  });
+
+  it("lets parameters decide needs, and defaults to a stream-json session", () => {
+    const header = findScenario("subagent-resume-notification-header")!;
+    expect(scenarioNeeds(header, header.params.parse({}))).not.toContain("send-message");
+    expect(scenarioNeeds(header, header.params.parse({ resumeBy: "send-message" }))).toContain("send-message");
+    expect(scenarioNeeds({ ...header, needs: undefined }, header.params.parse({}))).toEqual(DEFAULT_NEEDS);
+  });
+});
