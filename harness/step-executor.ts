@@ -86,7 +86,7 @@ const within = (promise: Promise<unknown>, ms: number): Promise<boolean> =>
 
 // Spawns a headless process as session `label`, resuming the session id of the earlier session `resume` when given;
 // `trailing` goes after the --resume flag (a print step's prompt).
-function spawnSession(ctx: RunContext, label: string, args: string[], resume: string | undefined, trailing: string[] = []): HeadlessSession {
+function spawnSession(ctx: RunContext, label: string, args: string[], resume: string | undefined): HeadlessSession {
   let resumeOf: string | null = null;
   const all = [...args];
   if (resume) {
@@ -98,7 +98,7 @@ function spawnSession(ctx: RunContext, label: string, args: string[], resume: st
   const started = new HeadlessSession({
     label,
     command: ctx.claude.command,
-    args: [...ctx.claude.args, ...all, ...trailing],
+    args: [...ctx.claude.args, ...all],
     env: ctx.env,
     cwd: ctx.layout.work,
     files: sessionLayout(ctx.layout, label),
@@ -124,9 +124,12 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepResu
       return { outcome: "ok", detail: `pid ${started.process.pid}` };
     }
     case "print": {
-      const args = printArgs(sessionLayout(ctx.layout, step.session).debugLog, ctx.probe, ctx.permissions);
+      const [print, ...flags] = printArgs(sessionLayout(ctx.layout, step.session).debugLog, ctx.probe, ctx.permissions);
       const via = step.via ?? "arg";
-      const started = spawnSession(ctx, step.session, args, step.resume, via === "arg" ? [step.prompt] : []);
+      // The prompt goes right after -p: a trailing argument would be swallowed by a list option such as
+      // `--allowedTools <tools...>`, which old releases get (1.0.0 then said no prompt was given).
+      const args = via === "arg" ? [print!, step.prompt, ...flags] : [print!, ...flags];
+      const started = spawnSession(ctx, step.session, args, step.resume);
       if (via === "stdin") started.send(step.prompt);
       // With the prompt as argument, an open stdin would be read as more prompt: close it either way.
       started.closeStdin();

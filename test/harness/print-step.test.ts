@@ -40,12 +40,12 @@ const resultOf = (ctx: RunContext, label: string) =>
   ctx.sessions.get(label)!.recording.stdout.map((line) => JSON.parse(line.raw) as { type: string; args: string; stdin: string }).find((event) => event.type === "result");
 
 describe("the print step", () => {
-  it("passes the prompt as the last argument with -p and stream-json output, and closes stdin so the turn can end", async () => {
+  it("passes the prompt right after -p, with stream-json output, and closes stdin so the turn can end", async () => {
     const ctx = context("print-turn");
     const outcome = await executeStep(ctx, { kind: "print", session: "p1", prompt: "first prompt", timeoutMs: 10_000 });
     expect(outcome.detail).toMatch(/exit 0 signal -/);
     const result = resultOf(ctx, "p1");
-    expect(result?.args).toMatch(/^-p --output-format stream-json --verbose .*first prompt$/);
+    expect(result?.args).toMatch(/^-p first prompt --output-format stream-json --verbose /);
     expect(result?.args).not.toContain("--input-format");
     expect(result?.stdin).toBe("");
     expect(ctx.sessions.get("p1")!.process.sessionId).toMatch(/^fixture-\d+$/);
@@ -61,6 +61,13 @@ describe("the print step", () => {
     expect(result?.args).toMatch(new RegExp(`--resume ${first}$`));
     expect(ctx.sessions.get("p2")!.process.resumeOf).toBe("p1");
     expect(ctx.sessions.get("p2")!.recording.stdin.map((r) => r.raw)).toEqual(["two on stdin"]);
+  });
+
+  it("keeps the prompt out of reach of a list option such as --allowedTools <tools...>", async () => {
+    const ctx = context("print-turn");
+    (ctx as { permissions: unknown }).permissions = { mode: "allowed-tools", args: ["--allowedTools", "Bash,Task"], why: "old release as root" };
+    await executeStep(ctx, { kind: "print", session: "p1", prompt: "the prompt", timeoutMs: 10_000 });
+    expect(resultOf(ctx, "p1")?.args).toMatch(/^-p the prompt .*--allowedTools Bash,Task( |$)/);
   });
 
   it("kills a process still running at the timeout and fails the step", { timeout: 30_000 }, async () => {
