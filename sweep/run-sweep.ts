@@ -21,6 +21,8 @@ export type SweepEvent =
 export interface SweepOptions {
   scenario: Scenario;
   params: Record<string, unknown>;
+  // How each release is driven: `-p` stream-json, or through an Agent SDK release (`--driver sdk --sdk V`).
+  drive?: { driver?: "headless" | "sdk"; sdk?: string };
   versionsWord: string;
   // Every release in the range, ascending.
   versions: string[];
@@ -66,6 +68,7 @@ function startingFile(options: SweepOptions): SweepFile {
     kind: "sweep",
     scenario: options.scenario.name,
     params: options.params,
+    ...(options.drive?.driver ? { drive: { driver: options.drive.driver, sdk: options.drive.sdk ?? null } } : {}),
     versionsWord: options.versionsWord,
     versions: options.versions,
     repeat: options.repeat,
@@ -152,7 +155,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
         const checks: CheckResult[] = [];
         for (let repeat = 0; repeat < options.repeat; repeat += 1) {
           const t0 = Date.now();
-          const outcome = await runner.run({ scenario: options.scenario, params: options.params }, version, signal);
+          const outcome = await runner.run({ scenario: options.scenario, params: options.params, ...options.drive }, version, signal);
           const result = outcome.installed ? outcome.record.result : harnessErrorResult(`could not install ${version}: ${outcome.message}`);
           checks.push(result);
           runs.push({ dir: outcome.installed ? path.relative(outDir, outcome.runDir) : null, verdict: result.verdict, wallMs: Date.now() - t0 });

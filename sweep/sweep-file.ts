@@ -40,6 +40,8 @@ export const sweepFileSchema = z.object({
   kind: z.literal("sweep"),
   scenario: z.string(),
   params: z.record(z.string(), z.unknown()),
+  // The driver axis, when the sweep asked for one (`--driver sdk --sdk 0.3.197`); the scenario's default otherwise.
+  drive: z.object({ driver: z.enum(["headless", "sdk"]), sdk: z.string().nullable() }).optional(),
   // The range or list as the user wrote it, and what it resolved to (ascending, the whole list, not one shard's slice).
   versionsWord: z.string(),
   versions: z.array(z.string()),

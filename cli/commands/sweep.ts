@@ -9,7 +9,7 @@ import { mergeSweeps } from "../../sweep/merge.ts";
 import { runSweep, type SweepEvent } from "../../sweep/run-sweep.ts";
 import type { SweepFile } from "../../sweep/sweep-file.ts";
 import type { CliContext } from "../context.ts";
-import { parseScenarioParams, withRunOptions } from "../params.ts";
+import { driverOptions, parseScenarioParams, withRunOptions } from "../params.ts";
 import { wholeNumber } from "../numbers.ts";
 import { createProgress, downloadLine, formatDuration, type Progress } from "../progress.ts";
 
@@ -116,6 +116,7 @@ export function registerSweepCommand(program: Command, ctx: CliContext): void {
         const outcome = await runSweep({
           scenario,
           params,
+          drive: driverOptions(options),
           versionsWord: options.versions,
           versions,
           selected: sliceForShard(versions, shard),

@@ -34,6 +34,7 @@ function resultFor(version: string): CheckResult {
 function standIn(outDir: string, options: { abortAfter?: { count: number; controller: AbortController } } = {}) {
   const ran: string[] = [];
   const log: string[] = [];
+  const subjects: unknown[] = [];
   let finished = 0;
   const runner: ReleaseRunner = {
     async prefetch(version) {
@@ -41,7 +42,8 @@ function standIn(outDir: string, options: { abortAfter?: { count: number; contro
       await new Promise((r) => setTimeout(r, 5));
       return { version, fetchMs: 5, downloadedBytes: 100, fromCache: false } as InstalledRelease;
     },
-    async run(_subject, version) {
+    async run(subject, version) {
+      subjects.push(subject);
       log.push(`run ${version}`);
       ran.push(version);
       const runDir = path.join(outDir, "runs", `run-${version}`);
@@ -52,7 +54,7 @@ function standIn(outDir: string, options: { abortAfter?: { count: number; contro
       return { installed: true, runDir, record: { result: resultFor(version) } } as never;
     },
   };
-  return { runner, ran, log };
+  return { runner, ran, log, subjects };
 }
 
 const base = (outDir: string, runner: ReleaseRunner) => ({ scenario, params: {}, versionsWord: "test", versions: VERSIONS, repeat: 1, concurrency: 1, outDir, runner });
@@ -77,6 +79,15 @@ describe("runSweep", () => {
       ["2.1.283", "2.1.284", "RED notification-changed", "GREEN"],
     ]);
     expect(readSweepFile(out).boundaries).toEqual(resumed.file.boundaries);
+  });
+
+  it("drives every release the way it was asked (the SDK axis), and records it in sweep.json", async () => {
+    const out = tmp();
+    const { runner, subjects } = standIn(out);
+    const { file } = await runSweep({ ...base(out, runner), drive: { driver: "sdk", sdk: "0.3.197" } });
+    expect(subjects).toHaveLength(VERSIONS.length);
+    for (const subject of subjects) expect(subject).toMatchObject({ driver: "sdk", sdk: "0.3.197" });
+    expect(file.drive).toEqual({ driver: "sdk", sdk: "0.3.197" });
   });
 
   it("downloads ahead of the runs, never more than `ahead` releases past them", async () => {
