@@ -18,10 +18,12 @@ export function orphanPremise(dead: SessionRecording, resumed: SessionRecording)
   if (endedAt === null || resumedAt === null || endedAt > resumedAt) {
     return { holds: false, reason: `session ${dead.label} was still alive when session ${resumed.label} started, so its task was not orphaned yet` };
   }
-  const reported = tasks(dead).find((t) => t.subtype === "task_notification" && t.taskId === id);
-  if (reported) return { holds: false, reason: `session ${dead.label} reported task ${id} ${reported.status ?? "finished"} before it ended, so nothing was orphaned` };
+  // The resumed session speaking of the task is the premise itself, however the task ended: 2.1.234 under the Agent
+  // SDK's graceful close stops its own task at wind-down, and the resumed session still reports it stopped.
   const stopped = tasks(resumed).find((t) => t.subtype === "task_notification" && t.taskId === id && t.status === "stopped");
   if (stopped) return { holds: true, note: `premise: session ${resumed.label} reported task ${id} stopped (stdout line ${stopped.line})` };
+  const reported = tasks(dead).find((t) => t.subtype === "task_notification" && t.taskId === id);
+  if (reported) return { holds: false, reason: `session ${dead.label} reported task ${id} ${reported.status ?? "finished"} before it ended, and session ${resumed.label} never mentioned it, so nothing was orphaned` };
   const signal = dead.process?.signal ?? null;
   // SIGKILL leaves the CLI no chance to end its own task; any other end may have ended it without a word on stdout.
   if (signal === "SIGKILL") return { holds: true, note: `premise: task ${id} was still running when ${dead.label} ended (SIGKILL), with no notification for it` };

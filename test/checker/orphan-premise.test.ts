@@ -39,7 +39,8 @@ describe("resume-orphaned-background-task: the premise", () => {
     expect(result.reason).toMatch(/session s1 was still alive when session s2 started/);
   });
 
-  it("sigterm where session 1 reported its own task killed: INCONCLUSIVE", () => {
+  // Session 1 ending its own task (SIGTERM; or 2.1.234 at the Agent SDK's graceful close) orphans nothing by itself.
+  const killedBySession1 = () => {
     const dir = copyRun(recordedRun("orphan-red-2.1.332"));
     withParams(dir, { stop: "sigterm" });
     editFile(dir, s1, (text) => JSON.stringify({ ...(JSON.parse(text) as object), signal: "SIGTERM", stoppedBy: ["close-stdin", "SIGTERM"] }));
@@ -48,9 +49,21 @@ describe("resume-orphaned-background-task: the premise", () => {
       const killed = { type: "system", subtype: "task_notification", task_id: "bmh4w29zr", tool_use_id: "toolu_mock_1_0", status: "killed", output_file: "", summary: "killed", session_id: "x", uuid: "u" };
       return [...lines, { t: (last["t"] as number) + 1, raw: JSON.stringify(killed) }];
     });
+    return dir;
+  };
+
+  it("sigterm where session 1 reported its own task killed and session 2 never mentions it: INCONCLUSIVE", () => {
+    const dir = killedBySession1();
+    withoutStoppedReport(dir);
     const result = checkRecordedRun(dir);
     expect(result.verdict).toBe("INCONCLUSIVE");
-    expect(result.reason).toMatch(/session s1 reported task bmh4w29zr killed before it ended/);
+    expect(result.reason).toMatch(/session s1 reported task bmh4w29zr killed before it ended, and session s2 never mentioned it/);
+  });
+
+  it("session 1 reported its own task killed, but session 2 still reports it stopped: the premise holds (RED as recorded)", () => {
+    const result = checkRecordedRun(killedBySession1());
+    expect(result.verdict).toBe("RED");
+    expect(result.notes.join("\n")).toMatch(/premise: session s2 reported task bmh4w29zr stopped/);
   });
 
   it("sigterm with no report from either session: INCONCLUSIVE (the CLI may have killed its task silently)", () => {
