@@ -7,7 +7,7 @@ import { median } from "../core/statistics.ts";
 import { startMockServer, type MockServer } from "../mock-api/server.ts";
 import { mockScriptSchema } from "../mock-api/script.ts";
 import type { ResolvedClaude } from "../releases/resolve.ts";
-import { probeBinary } from "../releases/capabilities.ts";
+import { probeBinary, type BinaryProbe } from "../releases/capabilities.ts";
 import { removeDaemonDir, removeProcessSockets } from "./daemon-hygiene.ts";
 import type { HeadlessSession } from "./headless-session.ts";
 import { hookSettings } from "./hook-capture.ts";
@@ -49,6 +49,19 @@ export function runDirName(scenario: string, version: string, id: string): strin
   return `${compactUtc(new Date())}-${scenario}-${version.replace(/[^A-Za-z0-9.]/g, "_")}-${id.slice(0, 6)}`;
 }
 
+// What run.json says of the binary: the word asked for, what it is, and what it said its version was.
+export function binaryRecord(claude: ResolvedClaude, probe: Pick<BinaryProbe, "reportedVersion">, requested: string): RunRecord["claude"] {
+  return {
+    requested,
+    era: claude.era,
+    reportedVersion: probe.reportedVersion,
+    executable: claude.executablePath,
+    command: claude.command,
+    args: claude.args,
+    sha256: claude.sha256,
+  };
+}
+
 // A file scenario's source goes into the run directory beside run.json, which names the copy.
 export function recordSource(layout: RunLayout, source: ScenarioSource): NonNullable<RunRecord["source"]> {
   if (source.kind === "builtin") return source;
@@ -78,15 +91,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     scenario: plan.scenario,
     ...(plan.source ? { source: recordSource(layout, plan.source) } : {}),
     params: plan.params,
-    claude: {
-      requested: options.requested,
-      era: claude.era,
-      reportedVersion: probe.reportedVersion,
-      executable: claude.executablePath,
-      command: claude.command,
-      args: claude.args,
-      sha256: claude.sha256,
-    },
+    claude: binaryRecord(claude, probe, options.requested),
     driver: options.driverLabel ?? plan.driver ?? "headless",
     sdk: options.sdk ? { requested: options.sdk.requested, version: options.sdk.version, packageDir: options.sdk.packageDir } : null,
     mock: { url: "", script },

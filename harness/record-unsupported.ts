@@ -6,7 +6,7 @@ import path from "node:path";
 import type { BinaryProbe } from "../releases/capabilities.ts";
 import type { ResolvedClaude } from "../releases/resolve.ts";
 import type { RunPlan } from "./plan.ts";
-import { recordSource, runDirName } from "./record-run.ts";
+import { binaryRecord, recordSource, runDirName } from "./record-run.ts";
 import { runLayout } from "./run-layout.ts";
 import { writeRunRecord, type RunRecord } from "./run-record.ts";
 
@@ -36,16 +36,9 @@ export function recordUnsupportedRun(run: UnsupportedRun): { runDir: string; rec
     ...(plan.source ? { source: recordSource(layout, plan.source) } : {}),
     driver: plan.driver ?? null,
     sdk: null,
-    claude: {
-      requested: run.requested,
-      era: claude.era,
-      reportedVersion: probe.reportedVersion,
-      executable: claude.executablePath,
-      command: claude.command,
-      args: claude.args,
-      sha256: claude.sha256,
-    },
+    claude: binaryRecord(claude, probe, run.requested),
     mock: { url: "", script: null },
+    platform: `${process.platform}-${process.arch}`,
     hookEvents: [],
     startedAt: now.toISOString(),
     endedAt: now.toISOString(),
