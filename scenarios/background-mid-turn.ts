@@ -143,6 +143,9 @@ export default defineScenario({
       note: "the background session never continues the turn; in about half the runs the exiting UI also reports the tool as killed (Exit code 137, tool-killed)",
     },
     { versions: "2.1.332", verdict: "GREEN", note: "the background session re-sends the prompt, runs the tool again and answers once (turn-rerun, informational)" },
+    // Single runs on 2026-11-30 (`ccrepro run background-mid-turn --claude V`); the change lies in 2.1.232–2.1.259.
+    { versions: "2.1.160 || 2.1.170 || 2.1.200 || 2.1.231", verdict: "RED", finding: "turn-dropped", note: "measured: the turn is dropped (the UI also kills the tool: tool-killed)" },
+    { versions: "2.1.260 || 2.1.290 || 2.1.310", verdict: "GREEN", note: "measured: re-run once in the background session (turn-rerun)" },
   ],
   timeoutMs: 240_000,
   needs: ["interactive-background"],
