@@ -1,5 +1,5 @@
 // Shared by the browser tests: headless Chromium with nothing that phones home, and the lanes a swimlane must draw.
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import type { SwimlaneModel } from "../../report/swimlane.ts";
 
 const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
@@ -7,6 +7,20 @@ const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env["CHROMIUM"] ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
 }
+
+// Opens a page and keeps the browser's own request log and page errors: a report may ask for nothing but its file
+// and data: URLs.
+export async function openLogged(browser: Browser, file: string): Promise<{ page: Page; requested: string[]; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  const requested: string[] = [];
+  const errors: string[] = [];
+  page.on("request", (request) => requested.push(request.url()));
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto(`file://${file}`);
+  return { page, requested, errors };
+}
+
+export const foreignRequests = (requested: string[]): string[] => requested.filter((url) => !url.startsWith("file://") && !url.startsWith("data:"));
 
 // Lane ids in drawing order: steps, processes, tasks, streams, hooks, findings (each only when the model has some).
 export const expectedLanes = (m: SwimlaneModel): string[] =>

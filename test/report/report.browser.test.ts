@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectedLanes, launchChromium } from "./chromium.ts";
+import { expectedLanes, foreignRequests, launchChromium, openLogged } from "./chromium.ts";
 import { renderHtml } from "../../report/html.ts";
 import { summaryOfRun, loadReportInput } from "../../report/report-target.ts";
 import { playerId } from "../../report/run-sections.ts";
@@ -35,17 +35,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-// Every URL the page asked for, from the browser's own request log: only the file itself and data: may appear.
-async function open(file: string): Promise<{ page: Page; requested: string[]; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-  const requested: string[] = [];
-  const errors: string[] = [];
-  page.on("request", (request) => requested.push(request.url()));
-  page.on("pageerror", (error) => errors.push(error.message));
-  await page.goto(`file://${file}`);
-  return { page, requested, errors };
-}
-const foreign = (requested: string[]) => requested.filter((url) => !url.startsWith("file://") && !url.startsWith("data:"));
+const open = (file: string) => openLogged(browser, file);
+const foreign = foreignRequests;
 
 async function lanesOf(p: Page): Promise<{ ids: string[]; widths: number[] }> {
   const lanes = await p.locator("svg.swimlane g.lane").evaluateAll((gs) => gs.map((g) => [g.getAttribute("data-lane-id")!, (g as SVGGElement).getBBox().width] as const));

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectedLanes, launchChromium } from "./chromium.ts";
+import { expectedLanes, launchChromium, openLogged } from "./chromium.ts";
 import { stepMarkers, toAsciicast } from "../../harness/asciicast.ts";
 import { readRunRecord } from "../../harness/run-record.ts";
 import { runLayout } from "../../harness/run-layout.ts";
@@ -57,13 +57,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function open(file: string): Promise<{ page: Page; requested: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-  const requested: string[] = [];
-  page.on("request", (request) => requested.push(request.url()));
-  await page.goto(`file://${file}`);
-  return { page, requested };
-}
+const open = (file: string) => openLogged(browser, file);
 
 describe("a terminal run: swimlane and player", () => {
   const model = loadSwimlaneModel(TERMINAL_RUN, { player: { session: "ui", id: PLAYER_ID } })!;
