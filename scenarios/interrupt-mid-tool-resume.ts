@@ -73,7 +73,7 @@ export default defineScenario({
     ),
   known: [
     {
-      versions: ">=1.0.128 <2.1.332",
+      versions: "1.0.128 || 2.0.0 || 2.0.50 || 2.1.0 || 2.1.112 || 2.1.150 || 2.1.234",
       params: { how: "sigkill" },
       verdict: "GREEN",
       finding: "interrupted-call-erased",
@@ -82,10 +82,10 @@ export default defineScenario({
         "(measured on 1.0.128, 2.0.0, 2.0.50, 2.1.0, 2.1.112, 2.1.150, 2.1.234)",
     },
     {
-      versions: ">=2.1.332",
+      versions: "2.1.281 || >=2.1.332",
       params: { how: "sigkill" },
       verdict: "GREEN",
-      note: "keeps the tool_use, answered by a synthetic \"[Tool call interrupted: the session ended before this call's result was recorded …]\" tool_result (measured on 2.1.332)",
+      note: "keeps the tool_use, answered by a synthetic \"[Tool call interrupted: the session ended before this call's result was recorded …]\" tool_result (measured on 2.1.281 and 2.1.332; where in 2.1.235–2.1.280 it changed is not measured)",
     },
     {
       versions: ">=2.1.234",
