@@ -10,7 +10,7 @@ import { UserError } from "../core/errors.ts";
 import { cacheDir, dirBytes, withVersionLock } from "./release-cache.ts";
 
 export const SDK_PACKAGE = "@anthropic-ai/claude-agent-sdk";
-// The SDK a run of the sdk driver uses unless --sdk says otherwise: the release seed 000's report used, pinned so a
+// The SDK a run of the sdk driver uses unless --sdk says otherwise: the release the orchestrator's SDK reproduction (bb #1718) used, pinned so a
 // run means the same thing tomorrow (latest would move under the nightly's ledger) and needs no registry look-up.
 export const DEFAULT_SDK_VERSION = "0.3.197";
 // Written last into an entry: without it the directory is a half-finished install.

@@ -19,7 +19,7 @@ const SECOND_PROMPT = "SECOND_MSG: reply with exactly the word: second";
 // Red here: the pushed prompt was settled by someone else's result first; worse, by one no origin explains.
 const RED_FINDINGS = ["prompt-settled-by-extra-result", "unattributed-result"] as const;
 
-// Through the Agent SDK the stop is the seed's own: end the input on the result, abort `grace` later (graceful close).
+// Through the Agent SDK the stop is the orchestrator's own (as its report reproduced it): end the input on the result, abort `grace` later (graceful close).
 const stopStep = (p: Params, driver: StepContext["driver"]): Step =>
   driver === "sdk" ? { kind: "stop", session: "s1", how: "close-then-abort", graceMs: p.grace } : { kind: "stop", session: "s1", how: p.stop, graceMs: p.grace };
 
