@@ -26,7 +26,7 @@ export type { MockScriptInput } from "../mock-api/script.ts";
 
 // What the driver does: steps (start + send, wait, stop, resume, send, command, terminal, type, press, screen waits,
 // pause), and the moves scenarios share.
-export { answeredAndSettled, conversation, resultSeen, sessionNamed, startWith, waitFor, type ConversationStream } from "./moves.ts";
+export { answeredAndSettled, conversation, promptAnsweredIn, resultSeen, sessionNamed, startWith, waitFor, type ConversationStream } from "./moves.ts";
 export { command, pause, press, resume, screenWait, send, stop, terminal, type } from "./steps.ts";
 export type { CommandOutput, CommandView, HookCapture, StdinMessage, Step, StopHow, TerminalKey, TerminalView } from "../harness/plan.ts";
 

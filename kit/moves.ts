@@ -1,5 +1,6 @@
 // The moves scenarios share, one call each: the conversation the mock plays, starting a session with a prompt,
 // waiting for a condition, finding a session, and the "settled" conditions waits are made of.
+import { promptAnswered } from "../checker/turns.ts";
 import type { Step } from "../harness/plan.ts";
 import type { Recordings, SessionRecording } from "../harness/recordings.ts";
 import type { MockScriptInput } from "../mock-api/script.ts";
@@ -73,3 +74,11 @@ export function answeredAndSettled(rec: Recordings, seq: number, session = rec.s
   if (rec.requests.some((r) => !rec.responseEnds.has(r.seq))) return false;
   return resultSeen(session, answered.endedAt);
 }
+
+// A wait condition: session `label` answered its prompt number `prompt` (0 = the first pushed) with a real turn.
+export const promptAnsweredIn =
+  (label: string, prompt = 0) =>
+  (rec: Recordings): boolean => {
+    const session = sessionNamed(rec, label);
+    return !!session && promptAnswered(session, prompt);
+  };

@@ -1,6 +1,6 @@
 // A session stopped while a foreground tool runs, then resumed: does the resumed request still pass the real API,
 // and is the interrupted call kept (with a synthetic result) or erased from the history?
-import { bash, checkInterruptedCall, INTERRUPTED_CALL_FINDINGS, choice, conversation, defineScenario, firstToolUse, judge, nodeWait, promptAnswered, resultSeen, sessionNamed, startWith, text, waitFor, z, type ReplyInput, type Step } from "../kit/index.ts";
+import { bash, checkInterruptedCall, INTERRUPTED_CALL_FINDINGS, choice, conversation, defineScenario, firstToolUse, judge, nodeWait, promptAnsweredIn, resultSeen, sessionNamed, startWith, text, waitFor, z, type ReplyInput, type Step } from "../kit/index.ts";
 
 const params = z.strictObject({
   // sigkill / sigterm: a signal to the CLI; interrupt: stream-json's interrupt control request, then the session ends.
@@ -49,10 +49,7 @@ const steps = (p: Params): Step[] => [
       ]
     : [{ kind: "stop", session: "s1", how: p.how, graceMs: 200 } as Step]),
   ...startWith("s2", SECOND_PROMPT, { resume: "s1" }),
-  waitFor("session 2 answered the pushed prompt", (rec) => {
-    const s2 = sessionNamed(rec, "s2");
-    return !!s2 && promptAnswered(s2, 0);
-  }, 90_000),
+  waitFor("session 2 answered the pushed prompt", promptAnsweredIn("s2"), 90_000),
 ];
 
 export default defineScenario({

@@ -1,5 +1,5 @@
 // After a stop that orphans a background task, --resume must answer the pushed prompt with its own result first.
-import { bash, checkTurnGrammar, choice, conversation, defineScenario, flag, judge, milliseconds, orphanPremise, promptAnswered, resultSeen, sessionNamed, startWith, text, waitFor, z, type Step, type StepContext } from "../kit/index.ts";
+import { bash, checkTurnGrammar, choice, conversation, defineScenario, flag, judge, milliseconds, orphanPremise, promptAnsweredIn, resultSeen, sessionNamed, startWith, text, waitFor, z, type Step, type StepContext } from "../kit/index.ts";
 
 const params = z.strictObject({
   stop: choice(["sigkill", "sigterm", "stdin"], "sigkill"),
@@ -30,10 +30,7 @@ const steps = (p: Params, context?: StepContext): Step[] => [
   { kind: "start", session: "s2", resume: "s1" },
   ...(p.promptDelay > 0 ? [{ kind: "pause" as const, label: "prompt delay", ms: p.promptDelay }] : []),
   { kind: "send", session: "s2", message: { text: SECOND_PROMPT } },
-  waitFor("session 2 answered the pushed prompt", (rec) => {
-    const s2 = sessionNamed(rec, "s2");
-    return !!s2 && promptAnswered(s2, 0);
-  }, 60_000),
+  waitFor("session 2 answered the pushed prompt", promptAnsweredIn("s2"), 60_000),
 ];
 
 export default defineScenario({

@@ -1,11 +1,27 @@
 // Shared by the browser tests: headless Chromium with nothing that phones home, and the lanes a swimlane must draw.
+import fs from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 import type { SwimlaneModel } from "../../report/swimlane.ts";
 
 const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env["CHROMIUM"] ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+}
+
+// One browser for a test file, started before its tests with a fresh output folder and closed after them.
+export function useChromium(outDir: string): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    fs.rmSync(outDir, { recursive: true, force: true });
+    fs.mkdirSync(outDir, { recursive: true });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => browser!;
 }
 
 // Opens a page and keeps the browser's own request log and page errors: a report may ask for nothing but its file

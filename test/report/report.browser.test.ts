@@ -2,9 +2,9 @@
 // index with its cell pages. Fixtures are runs recorded from real releases (see their READMEs).
 import fs from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectedLanes, foreignRequests, launchChromium, openLogged } from "./chromium.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { expectedLanes, foreignRequests, openLogged, useChromium } from "./chromium.ts";
 import { renderHtml } from "../../report/html.ts";
 import { summaryOfRun, loadReportInput } from "../../report/report-target.ts";
 import { playerId } from "../../report/run-sections.ts";
@@ -25,17 +25,9 @@ const PREFIX = "c0r0-";
 
 type Players = { ccreproPlayers: Record<string, { player: { getCurrentTime(): number; play(): Promise<unknown>; pause(): Promise<unknown> } }> };
 
-let browser: Browser;
-beforeAll(async () => {
-  fs.rmSync(OUT, { recursive: true, force: true });
-  fs.mkdirSync(OUT, { recursive: true });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useChromium(OUT);
 
-const open = (file: string) => openLogged(browser, file);
+const open = (file: string) => openLogged(browser(), file);
 const foreign = foreignRequests;
 
 async function lanesOf(p: Page): Promise<{ ids: string[]; widths: number[] }> {

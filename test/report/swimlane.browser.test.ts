@@ -1,9 +1,9 @@
 // The swimlane and the terminal player in headless Chromium, as a person uses them: on recorded runs (fixtures), offline.
 import fs from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectedLanes, launchChromium, openLogged } from "./chromium.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { expectedLanes, openLogged, useChromium } from "./chromium.ts";
 import { stepMarkers, toAsciicast } from "../../harness/asciicast.ts";
 import { readRunRecord } from "../../harness/run-record.ts";
 import { runLayout } from "../../harness/run-layout.ts";
@@ -47,17 +47,9 @@ function terminalCast(runDir: string): string {
   return toAsciicast({ cols: 120, rows: 40, start: session.startedAt, chunks, markers, title: "ui" });
 }
 
-let browser: Browser;
-beforeAll(async () => {
-  fs.rmSync(OUT, { recursive: true, force: true });
-  fs.mkdirSync(OUT, { recursive: true });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useChromium(OUT);
 
-const open = (file: string) => openLogged(browser, file);
+const open = (file: string) => openLogged(browser(), file);
 
 describe("a terminal run: swimlane and player", () => {
   const model = loadSwimlaneModel(TERMINAL_RUN, { player: { session: "ui", id: PLAYER_ID } })!;
