@@ -9,9 +9,12 @@ function checkRanges() {
     .filter((name) => name.endsWith(".ts") && name !== "index.ts")
     .flatMap((name) => {
       const lines = fs.readFileSync(`scenarios/${name}`, "utf8").split("\n");
-      const start = lines.findIndex((line) => /^ {2}check\(/.test(line));
-      const end = lines.findIndex((line, i) => i > start && line === "  },");
-      return start === -1 || end === -1 ? [] : [`scenarios/${name}:${start + 1}-${end + 1}`];
+      // `check(rec) { … },` or `check: (rec) => …,`: it ends where the next property of the scenario begins.
+      const start = lines.findIndex((line) => /^ {2}check[(:]/.test(line));
+      const next = lines.findIndex((line, i) => i > start && /^ {2}\S/.test(line));
+      if (start === -1 || next === -1) return [];
+      const end = lines[next] === "  }," ? next : next - 1;
+      return [`scenarios/${name}:${start + 1}-${end + 1}`];
     });
 }
 

@@ -174,24 +174,33 @@ const REPAIRS: Repair[] = [
   },
 ];
 
+// The whole result a person reads (titles, places, details, diffs, data, notes), compared with a reviewed copy in
+// test/checker/bug-injection/ (accept a change with `npx vitest run test/checker/bug-injection.test.ts -u`).
+async function expectReviewedOutput(kind: string, bug: string, result: CheckResult): Promise<void> {
+  const slug = bug.replace(/\(.*?\)/g, "").trim().replace(/[^a-z0-9]+/gi, "-").replace(/-+$/, "").toLowerCase();
+  await expect(`${JSON.stringify(result, null, 2)}\n`).toMatchFileSnapshot(path.join("bug-injection", `${kind}--${slug}.json`));
+}
+
 describe("bug injection into recorded GREEN runs", () => {
-  it.each(INJECTIONS.map((i) => [i.bug, i] as const))("%s", (_, injection) => {
+  it.each(INJECTIONS.map((i) => [i.bug, i] as const))("%s", async (_, injection) => {
     expect(injection.check(injection.recording).verdict).toBe("GREEN");
     const dir = copyRun(injection.recording);
     injection.inject(dir);
     const result = injection.check(dir);
     expect(result.verdict).toBe("RED");
     expect(result.findings.map((f) => f.id)).toContain(injection.finding);
+    await expectReviewedOutput("injected", injection.bug, result);
   });
 });
 
 describe("repairing recorded RED runs", () => {
-  it.each(REPAIRS.map((r) => [r.bug, r] as const))("%s", (_, repair) => {
+  it.each(REPAIRS.map((r) => [r.bug, r] as const))("%s", async (_, repair) => {
     expect(repair.check(repair.recording).verdict).toBe("RED");
     const dir = copyRun(repair.recording);
     repair.repair(dir);
     const result = repair.check(dir);
     expect(result.findings.filter((f) => f.red)).toEqual([]);
     expect(result.verdict).toBe("GREEN");
+    await expectReviewedOutput("repaired", repair.bug, result);
   });
 });

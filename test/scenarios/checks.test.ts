@@ -1,0 +1,72 @@
+// Each built-in scenario's `check` on runs recorded from real releases (test/fixtures/background and
+// test/fixtures/runs: their READMEs say how each was recorded), and on edits of them that change one fact the check reads.
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadRecordings } from "../../harness/recordings.ts";
+import { findScenario } from "../../scenarios/index.ts";
+import { copyRun, editJsonLines, recordedRun } from "../fixtures/runs/edit-run.ts";
+
+const background = (name: string) => path.join(import.meta.dirname, "..", "fixtures", "background", name);
+
+function check(scenarioName: string, dir: string, params: Record<string, string> = {}) {
+  const scenario = findScenario(scenarioName)!;
+  const result = scenario.check(loadRecordings(dir), scenario.params.parse(params));
+  return { ...result, ids: result.findings.map((f) => f.id), red: result.findings.filter((f) => f.red).map((f) => f.id) };
+}
+
+describe("background-mid-turn's check", () => {
+  const bgCheck = (dir: string) => check("background-mid-turn", dir);
+
+  it("2.1.332 (a whole terminal run): GREEN, the background session re-ran the turn once", () => {
+    const result = bgCheck(background("2.1.332-terminal"));
+    expect(result.verdict).toBe("GREEN");
+    expect(result.ids).toEqual(["turn-rerun"]);
+  });
+
+  it("2.1.150: RED turn-dropped, and tool-killed when the exiting UI reported the kill", () => {
+    expect(bgCheck(background("2.1.150-dropped"))).toMatchObject({ verdict: "RED", red: ["turn-dropped"] });
+    expect(bgCheck(background("2.1.150-killed-in-foreground"))).toMatchObject({ verdict: "RED", red: ["turn-dropped", "tool-killed"] });
+  });
+
+  it("tells the UI from the background session by the UI's pid, not by the session id the requests carry", () => {
+    // 2.1.332-terminal with the background session's requests (3–7, pid 8531) carrying the UI's session id: only the
+    // recorded UI pid (8127) still says another process answered the turn.
+    const dir = copyRun(background("2.1.332-terminal"));
+    editJsonLines(dir, "mock/index.jsonl", (lines) => {
+      const uiSession = (lines[0]!.headers as Record<string, string>)["x-claude-code-session-id"];
+      return lines.map((line) =>
+        line.kind === "request" && (line.client as { pid: number }).pid === 8531
+          ? { ...line, headers: { ...(line.headers as Record<string, string>), "x-claude-code-session-id": uiSession } }
+          : line,
+      );
+    });
+    expect(bgCheck(dir)).toMatchObject({ verdict: "GREEN", ids: ["turn-rerun"] });
+  });
+
+  it("is RED turn-dropped when the UI's own process sent the answer and nobody else did", () => {
+    const dir = copyRun(background("2.1.332-terminal"));
+    editJsonLines(dir, "mock/index.jsonl", (lines) =>
+      lines.map((line) => (line.kind === "request" ? { ...line, client: { ...(line.client as object), pid: 8127 } } : line)),
+    );
+    expect(bgCheck(dir)).toMatchObject({ verdict: "RED", red: ["turn-dropped"] });
+  });
+});
+
+describe("interrupt-mid-tool-resume's check", () => {
+  it("2.1.234 SIGKILL: GREEN with the call erased (informational)", () => {
+    const result = check("interrupt-mid-tool-resume", recordedRun("interrupt-erased-2.1.234"));
+    expect(result).toMatchObject({ verdict: "GREEN", ids: ["interrupted-call-erased"], red: [] });
+  });
+
+  it("2.1.332 SIGKILL and 2.1.234 interrupt: GREEN with the call kept", () => {
+    expect(check("interrupt-mid-tool-resume", recordedRun("interrupt-kept-2.1.332"))).toMatchObject({ verdict: "GREEN", ids: [] });
+    expect(check("interrupt-mid-tool-resume", recordedRun("interrupt-control-2.1.234"), { how: "interrupt" })).toMatchObject({ verdict: "GREEN", ids: [] });
+  });
+
+  it("is INCONCLUSIVE, never GREEN, when the resumed session's prompt never reached the mock", () => {
+    const dir = copyRun(recordedRun("interrupt-kept-2.1.332"));
+    editJsonLines(dir, "mock/index.jsonl", (lines) => lines.filter((line) => line.seq !== 2));
+    const result = check("interrupt-mid-tool-resume", dir);
+    expect(result.verdict).toBe("INCONCLUSIVE");
+  });
+});
