@@ -70,3 +70,30 @@ describe("interrupt-mid-tool-resume's check", () => {
     expect(result.verdict).toBe("INCONCLUSIVE");
   });
 });
+
+describe("print-resume-cache-reuse's check", () => {
+  const printCheck = (dir: string) => check("print-resume-cache-reuse", dir);
+  const withoutResult = (line: Record<string, unknown>) => (JSON.parse(line.raw as string) as { type?: string }).type !== "result";
+
+  it("2.1.69: RED at both stop boundaries, each finding naming its boundary; 2.1.332: GREEN", () => {
+    const red = printCheck(recordedRun("print-resume-red-2.1.69"));
+    expect(red.verdict).toBe("RED");
+    expect(red.findings.map((f) => [f.id, f.where])).toEqual([
+      ["resume-reads-less-than-readable", "stop boundary 1 (main): req 2 → req 3"],
+      ["resume-reads-less-than-readable", "stop boundary 2 (main): req 3 → req 4"],
+    ]);
+    expect(printCheck(recordedRun("print-resume-green-2.1.332"))).toMatchObject({ verdict: "GREEN", ids: [] });
+  });
+
+  it("is INCONCLUSIVE, never GREEN, when a session printed no result", () => {
+    const dir = copyRun(recordedRun("print-resume-green-2.1.332"));
+    editJsonLines(dir, "sessions/p3/stdout.jsonl", (lines) => lines.filter(withoutResult));
+    expect(printCheck(dir)).toMatchObject({ verdict: "INCONCLUSIVE", reason: "session p3 printed no result" });
+  });
+
+  it("is INCONCLUSIVE when the mock saw only one of the two resumed turns", () => {
+    const dir = copyRun(recordedRun("print-resume-green-2.1.332"));
+    editJsonLines(dir, "mock/index.jsonl", (lines) => lines.filter((line) => line.seq !== 4));
+    expect(printCheck(dir)).toMatchObject({ verdict: "INCONCLUSIVE", reason: "the mock saw 1 of 2 resumed turns of the conversation" });
+  });
+});
