@@ -137,6 +137,22 @@ describe("root work after a settle", () => {
     expect(ids(s)).toEqual([]);
   });
 
+  it("counts output straight after a task-notification turn's result as root work after that result", () => {
+    // The notification turn ended, yet the model talks on with nothing pushed and nothing woken.
+    const s = session("s1", [
+      { t: 1, push: "hi" },
+      { t: 100, out: assistant("started") },
+      { t: 110, out: result(1, "started") },
+      { t: 5000, out: taskNotification("completed") },
+      { t: 6000, out: assistant("the task finished") },
+      { t: 6010, out: result(1, "the task finished", "task-notification") },
+      { t: 7000, out: assistant("unsolicited") },
+    ]);
+    expect(checkTurnStructure(s).map((f) => [f.id, f.data["settledAt"], f.data["workLines"]])).toEqual([
+      ["root-work-after-settle", 4, [5]],
+    ]);
+  });
+
   it("is not reported before anything settled, even with no push or init recorded", () => {
     // A recording whose start was lost: output with nothing before it has no settled turn to work after.
     const s = session("s1", [
