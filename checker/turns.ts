@@ -78,6 +78,11 @@ function humanResultsBeforeNextPush(entries: TimelineEntry[], i: number): number
   return count;
 }
 
+// The first result after position i: whose turn a piece of assistant output there belongs to.
+function resultAfter(entries: TimelineEntry[], i: number): ResultEntry | null {
+  return entries.slice(i + 1).find(isResult) ?? null;
+}
+
 export function analyseTurns(timeline: TurnTimeline): TurnAnalysis {
   const { entries } = timeline;
   const prompts: PromptTurn[] = [];
@@ -90,17 +95,7 @@ export function analyseTurns(timeline: TurnTimeline): TurnAnalysis {
   let woken = false;
   let stretch: RootWorkStretch | null = null;
 
-  // The result each position is followed by, to know whose turn a piece of assistant output belongs to.
-  const nextResult: (ResultEntry | null)[] = new Array<ResultEntry | null>(entries.length).fill(null);
-  for (let i = entries.length - 2; i >= 0; i--) {
-    const after = entries[i + 1];
-    nextResult[i] = after !== undefined && isResult(after) ? after : (nextResult[i + 1] ?? null);
-  }
-
   for (const [i, entry] of entries.entries()) {
-    // A stretch of root work ends where the session is legitimately busy again; tool results inside it do not end it.
-    const busy = entry.kind === "push" || entry.kind === "init" || entry.kind === "result";
-    if (busy || (entry.kind === "task" && entry.subtype === "task_notification")) stretch = null;
     if (entry.kind === "push") {
       const turn: PromptTurn = { push: entry, extras: [], settledBy: null, resettled: [] };
       prompts.push(turn);
@@ -108,9 +103,10 @@ export function analyseTurns(timeline: TurnTimeline): TurnAnalysis {
     } else if (entry.kind === "init" || (entry.kind === "task" && entry.subtype === "task_notification")) {
       woken = true;
     } else if (entry.kind === "assistant") {
-      const next = nextResult[i] ?? null;
-      const notificationTurn = next !== null && !isHumanResult(next);
-      if (latest === null || pending.length > 0 || woken || entry.parentToolUseId !== null || notificationTurn) continue;
+      if (latest === null || pending.length > 0 || woken || entry.parentToolUseId !== null) continue;
+      // Output of a task-notification turn that got no wake-up event before it.
+      const next = resultAfter(entries, i);
+      if (next !== null && !isHumanResult(next)) continue;
       if (stretch === null) {
         stretch = { after: latest, work: [] };
         stretches.push(stretch);
@@ -137,6 +133,9 @@ export function analyseTurns(timeline: TurnTimeline): TurnAnalysis {
       latest = entry;
       latestSettled = settles;
       woken = false;
+      // A stretch of root work ends at a result; tool results inside it do not end it. Pushes and wake-ups need no
+      // such check: each holds all output off the stretch until the next result anyway.
+      stretch = null;
     }
   }
   return { prompts, unattributed, rootWorkAfterSettle: stretches };
@@ -184,7 +183,7 @@ export function checkTurnGrammar(session: SessionRecording, options: TurnCheckOp
 export function checkTurnStructure(session: SessionRecording, options: TurnCheckOptions = {}): Finding[] {
   const timeline = buildTurnTimeline(session);
   const start = options.start ?? timeline.start;
-  const red = new Set(options.redIds ?? []);
+  const red = new Set(options.redIds);
   const label = timeline.label;
   const pushed = (p: PushEntry): string => `prompt #${p.prompt} pushed +${((p.t - start) / 1000).toFixed(3)}s`;
   const make = (id: TurnFindingId, title: string, lines: number[], extra: string, data: Record<string, unknown>) =>
@@ -218,9 +217,11 @@ export function checkTurnStructure(session: SessionRecording, options: TurnCheck
       const lines = turn.extras.map((r) => r.line);
       const title = `prompt #${push.prompt} was never settled by a human result`;
       findings.push(make("prompt-never-settled", title, lines, `${lines.length ? "; " : ""}${pushed(push)}`, promptData));
+      continue;
     }
+    // Only a settled prompt is ever settled again.
     for (const again of turn.resettled) {
-      const lines = [settledBy?.line ?? again.line, again.line];
+      const lines = [settledBy.line, again.line];
       const title = `prompt #${push.prompt} settled twice: lines ${lines.join(" and ")} (second: ${resultGist(again)})`;
       findings.push(make("turn-settled-twice", title, lines, `; ${pushed(push)}`, { ...promptData, ...resultData(again) }));
     }
