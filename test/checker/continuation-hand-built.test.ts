@@ -33,6 +33,7 @@ function turnLog(reqs: Req[]): Log {
     const seq = i + 1;
     const session = r.session === undefined ? FG_SESSION : r.session;
     const pid = r.pid === undefined ? FOREGROUND : r.pid;
+    const headers: Record<string, string> = session === null ? {} : { "x-claude-code-session-id": session };
     return {
       kind: "request",
       seq,
@@ -40,7 +41,7 @@ function turnLog(reqs: Req[]): Log {
       method: "POST",
       path: "/v1/messages",
       query: "beta=true",
-      headers: session === null ? {} : { "x-claude-code-session-id": session },
+      headers,
       bodyFile: `requests/${seq}.body`,
       bodyBytes: 0,
       bodySha256: "",
