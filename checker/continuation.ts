@@ -93,8 +93,9 @@ export function turnAnswered(log: Pick<RequestLog, "requests" | "responseEnds">,
   return entries.some((entry) => answeredEntry(log, entry) && (notBy === null || attribute(entry, notBy, originalSession).foreground !== true));
 }
 
+// Plain-text content holds no tool_use or tool_result block, the only blocks read here.
 function blocks(message: Message): Json[] {
-  return typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
+  return typeof message.content === "string" ? [] : message.content;
 }
 
 function resultText(content: Json | undefined): string {
@@ -175,7 +176,7 @@ export function checkContinuation(log: RequestLog & Partial<Pick<Recordings, "se
   const notes = requests.map(describe);
   const findings: Finding[] = [];
   // The foreground completing the tool means /background came too late: nothing was in flight to hand on.
-  const finishedInForeground = later.find((r) => r.role === "continuation" && r.continues === original.seq && r.foreground === true && !r.result?.killed);
+  const finishedInForeground = later.find((r) => r.role === "continuation" && r.continues === original.seq && r.foreground === true && !r.result!.killed);
   // What the exiting UI sends on its way out is lost with it; the turn lives on only if another process continues it.
   const handedOn = later.filter((r) => r.foreground !== true);
   // Nobody continuing counts only once the run went on for a window scaled from its own pace after the tool call.
