@@ -84,9 +84,10 @@ function boundaryCost(boundary: Boundary, requests: readonly AuditedRequest[]): 
   const before = requests.find((r) => r.seq === boundary.before)!.cache;
   const after = requests.find((r) => r.seq === boundary.after)!;
   // The before request's written prefix is readable only while its entry lives; the model refreshed it at before's time.
-  const lifetime = TTL_MS[before.breakpoints.at(-1)?.ttl ?? "5m"];
+  // A request without a breakpoint wrote nothing, so then only what the after request read was readable.
+  const last = before.breakpoints.at(-1);
   const beforeAt = requests.find((r) => r.seq === boundary.before)!.receivedAt;
-  const readable = after.receivedAt - beforeAt < lifetime ? Math.max(before.written.tokens, after.cache.read.tokens) : after.cache.read.tokens;
+  const readable = last && after.receivedAt - beforeAt < TTL_MS[last.ttl] ? Math.max(before.written.tokens, after.cache.read.tokens) : after.cache.read.tokens;
   return {
     boundary,
     read: after.cache.read.tokens,
