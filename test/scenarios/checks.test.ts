@@ -1,10 +1,11 @@
 // Each built-in scenario's `check` on runs recorded from real releases (test/fixtures/background and
 // test/fixtures/runs: their READMEs say how each was recorded), and on edits of them that change one fact the check reads.
+import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadRecordings } from "../../harness/recordings.ts";
 import { findScenario } from "../../scenarios/index.ts";
-import { copyRun, editJsonLines, recordedRun } from "../fixtures/runs/edit-run.ts";
+import { copyRun, editFile, editJsonLines, recordedRun } from "../fixtures/runs/edit-run.ts";
 
 const background = (name: string) => path.join(import.meta.dirname, "..", "fixtures", "background", name);
 
@@ -40,6 +41,12 @@ describe("background-mid-turn's check", () => {
           : line,
       );
     });
+    expect(bgCheck(dir)).toMatchObject({ verdict: "GREEN", ids: ["turn-rerun"] });
+  });
+
+  it("judges by session id when the UI's process record is missing (no session.json)", () => {
+    const dir = copyRun(background("2.1.332-terminal"));
+    fs.rmSync(path.join(dir, "sessions", "ui", "session.json"));
     expect(bgCheck(dir)).toMatchObject({ verdict: "GREEN", ids: ["turn-rerun"] });
   });
 
@@ -95,5 +102,38 @@ describe("print-resume-cache-reuse's check", () => {
     const dir = copyRun(recordedRun("print-resume-green-2.1.332"));
     editJsonLines(dir, "mock/index.jsonl", (lines) => lines.filter((line) => line.seq !== 4));
     expect(printCheck(dir)).toMatchObject({ verdict: "INCONCLUSIVE", reason: "the mock saw 1 of 2 resumed turns of the conversation" });
+  });
+});
+
+describe("resume-orphaned-background-task's check: the points it must reach", () => {
+  const orphanCheck = (dir: string) => check("resume-orphaned-background-task", dir);
+
+  it.each(["s1", "s2"])("is INCONCLUSIVE when session %s was never recorded", (label) => {
+    const dir = copyRun(recordedRun("orphan-red-2.1.332"));
+    fs.rmSync(path.join(dir, "sessions", label), { recursive: true });
+    expect(orphanCheck(dir)).toMatchObject({ verdict: "INCONCLUSIVE", reason: "the run never reached the resumed session", findings: [], notes: [] });
+  });
+
+  it("is INCONCLUSIVE when session 2 never answered its prompt, with the premise's note kept", () => {
+    const dir = copyRun(recordedRun("orphan-control-2.1.234"));
+    editJsonLines(dir, "sessions/s2/stdout.jsonl", (lines) => lines.filter((line) => (JSON.parse(line.raw as string) as { type?: string }).type !== "result"));
+    const result = check("resume-orphaned-background-task", dir, { background: "false" });
+    expect(result).toMatchObject({ verdict: "INCONCLUSIVE", reason: "session 2 never answered the pushed prompt" });
+  });
+});
+
+describe("subagent-resume-notification-header's check", () => {
+  it("is INCONCLUSIVE, not GREEN, when fewer resumes happened than were asked for", () => {
+    const result = check("subagent-resume-notification-header", recordedRun("notification-green-2.1.332"), { resumes: "2" });
+    expect(result).toMatchObject({ verdict: "INCONCLUSIVE", reason: "the subagent was resumed 1 time(s), not the 2 asked for" });
+    expect(check("subagent-resume-notification-header", recordedRun("notification-green-2.1.332")).verdict).toBe("GREEN");
+  });
+});
+
+describe("interrupt-mid-tool-resume's check finds the resumed request by its prompt", () => {
+  it("is INCONCLUSIVE when no request of the resumed session carries the pushed prompt", () => {
+    const dir = copyRun(recordedRun("interrupt-kept-2.1.332"));
+    editFile(dir, "mock/requests/000002.body", (text) => text.replaceAll("RESUMED_MSG", "OTHER_MSG"));
+    expect(check("interrupt-mid-tool-resume", dir)).toMatchObject({ verdict: "INCONCLUSIVE", reason: "session s2 sent no main request carrying the pushed prompt" });
   });
 });
