@@ -1,5 +1,5 @@
 // A background subagent's absorbed <task-notification> must keep its bytes when the idle subagent is resumed.
-import { bash, checkNotificationStability, choice, conversation, count, defineScenario, findBoundaries, judge, nodeWait, startWith, text, toolCall, waitFor, answeredAndSettled, z, type Recordings, type ReplyInput } from "../kit/index.ts";
+import { bash, checkNotificationStability, choice, conversation, count, defineScenario, findBoundaries, judge, milliseconds, nodeWait, startWith, text, toolCall, waitFor, answeredAndSettled, z, type Recordings, type ReplyInput } from "../kit/index.ts";
 
 const MAIN_MARKER = "CCREPRO_MAIN_7Q";
 const SUB_MARKER = "CCREPRO_SUBAGENT_7Q";
@@ -9,6 +9,10 @@ const params = z.strictObject({
   resumes: count(1, 1, 3),
   // What wakes it: a background task it started finishing, or the main session's SendMessage to it.
   resumeBy: choice(["task", "send-message"], "task"),
+  // With send-message: how long the main session's SendMessage call is held back, so the subagent has gone idle when
+  // the message reaches it. Sent at once (0), it can come within ~40 ms of the subagent's last answer; 2.1.281 then
+  // resumed the subagent from a transcript without its last turn in 1 run of 10 (notification-dropped), a race of its own.
+  sendDelay: milliseconds(1000, 60_000),
 });
 type Params = z.output<typeof params>;
 
@@ -27,7 +31,7 @@ function subagentReplies({ resumes, resumeBy }: Params): ReplyInput[] {
 
 // The main session launches the subagent and goes idle; with SendMessage, each time the subagent's completion wakes
 // it, it messages the subagent by the agentId the launch returned.
-function mainReplies({ resumes, resumeBy }: Params): Record<string, ReplyInput> {
+function mainReplies({ resumes, resumeBy, sendDelay }: Params): Record<string, ReplyInput> {
   // Releases renamed the subagent tool from Task to Agent; the mock uses whichever the request offers.
   const launch = toolCall(["Agent", "Task"], {
     description: "background worker",
@@ -38,11 +42,10 @@ function mainReplies({ resumes, resumeBy }: Params): Record<string, ReplyInput> 
   const replies: Record<string, ReplyInput> = { "0": launch };
   if (resumeBy === "send-message") {
     for (let n = 1; n <= resumes; n += 1) {
-      replies[String(2 * n)] = toolCall("SendMessage", {
-        to: "{{toolResult:agentId: ([A-Za-z0-9-]+)}}",
-        summary: "wake the background worker",
-        message: "Continue with the scripted steps.",
-      });
+      replies[String(2 * n)] = {
+        ...toolCall("SendMessage", { to: "{{toolResult:agentId: ([A-Za-z0-9-]+)}}", summary: "wake the background worker", message: "Continue with the scripted steps." }),
+        delayMs: sendDelay,
+      };
     }
   }
   return replies;
@@ -97,11 +100,11 @@ export default defineScenario({
       verdict: "RED",
       finding: "notification-changed",
       note:
-        "re-measured 2026-11-30 (2 runs, notifications matched by identity): the SendMessage resume flips the absorbed " +
-        "notification's header as a task resume does (delta 446), in place. An earlier run read notification-dropped: the " +
-        "message-index key could not follow a notification moved by an inserted message",
+        "measured 2026-11-30, 10 of 10 runs with the SendMessage held back 1 s: the resume flips the absorbed notification's " +
+        "header as a task resume does (delta 446), in place. Sent at once (sendDelay=0), 1 run in 10 read notification-dropped: " +
+        "the message came 40 ms after the subagent's last answer and the resumed subagent started from a transcript without its last turn",
     },
-    { versions: "2.1.332", params: { resumeBy: "send-message" }, verdict: "GREEN", note: "measured: a SendMessage resume keeps the bytes" },
+    { versions: "2.1.332", params: { resumeBy: "send-message" }, verdict: "GREEN", note: "measured (10 of 10 runs): a SendMessage resume keeps the bytes" },
   ],
   timeoutMs: 180_000,
   // On 2.0.77 and 2.1.0 (background subagents, but no stream task events) the idle subagent was never woken: INCONCLUSIVE

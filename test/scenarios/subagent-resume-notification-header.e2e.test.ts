@@ -28,6 +28,14 @@ describe(`${SCENARIO} on real releases`, { timeout: E2E_TIMEOUT_MS }, () => {
     expect(record.result!.findings.map((f) => f.id)).toContain("notification-dropped");
   });
 
+  it("2.1.281 woken by SendMessage is RED the same way: the header flips in place, held back until the subagent is idle", async () => {
+    const { record } = await runOnRelease(SCENARIO, "2.1.281", { resumeBy: "send-message" });
+    expect(record.result?.verdict).toBe("RED");
+    expect(record.result!.findings.filter((f) => f.red).map((f) => f.id)).toEqual(["notification-changed"]);
+    // The run records the script it ran, the held-back SendMessage reply included.
+    expect(JSON.stringify(record.mock.script)).toContain('"delayMs":1000');
+  });
+
   it("2.1.332 is GREEN, and a copied run directory gives the same verdict", async () => {
     const { record, runDir } = await runOnRelease(SCENARIO, "2.1.332");
     expect(record.result?.verdict).toBe("GREEN");
