@@ -39,8 +39,9 @@ const blocksOf = (content: unknown): Block[] => (Array.isArray(content) ? (conte
 export function firstToolUse(session: SessionRecording | undefined): ToolUse | undefined {
   for (const record of session?.stdout ?? []) {
     if (record.event?.type !== "assistant") continue;
-    const message = (record.event as { message?: { content?: unknown } }).message;
-    const block = blocksOf(message?.content).find((b) => b.type === "tool_use" && typeof b.id === "string");
+    // The stream-events schema requires an assistant or user event's message, so it is there.
+    const message = (record.event as { message: { content?: unknown } }).message;
+    const block = blocksOf(message.content).find((b) => b.type === "tool_use" && typeof b.id === "string");
     if (block) return { id: block.id as string, name: String(block.name), t: record.t, line: record.line };
   }
   return undefined;
@@ -48,15 +49,15 @@ export function firstToolUse(session: SessionRecording | undefined): ToolUse | u
 
 function toolResultLine(session: SessionRecording, id: string) {
   return session.stdout.find(
-    (record) => record.event?.type === "user" && blocksOf((record.event as { message?: { content?: unknown } }).message?.content).some((b) => b.type === "tool_result" && b.tool_use_id === id),
+    (record) => record.event?.type === "user" && blocksOf((record.event as { message: { content?: unknown } }).message.content).some((b) => b.type === "tool_result" && b.tool_use_id === id),
   );
 }
 
 const INTERRUPT_LINE = /"type"\s*:\s*"control_request"[\s\S]*"subtype"\s*:\s*"interrupt"/;
 
 const quoted = (value: string, max = 71) => JSON.stringify(clip(value, max));
+// A string content is one text block to blocksOf, so it comes back whole.
 function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
   return blocksOf(content)
     .map((b) => (typeof b.text === "string" ? b.text : ""))
     .join("");
