@@ -50,9 +50,9 @@ function finishedBackgroundTasks(rec: Pick<Recordings, "sessions">): BackgroundT
 
 // Only requests the mock received after the task first showed on stdout are read: none before can carry it, and that
 // keeps this cheap enough for live wait predicates. The finish is not the bound: the request may beat that stdout line.
+// With no finished task, earliest is Infinity and no body is read.
 export function notificationDeliveries(rec: Pick<Recordings, "sessions" | "requests" | "body">, streams?: readonly string[]): NotificationDelivery[] {
   const tasks = finishedBackgroundTasks(rec);
-  if (tasks.length === 0) return [];
   const earliest = Math.min(...tasks.map((task) => task.startedAt));
   const carrying = rec.requests
     .filter((r) => r.stream !== null && (streams === undefined || streams.includes(r.stream)) && r.receivedAt >= earliest)
