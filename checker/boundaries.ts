@@ -43,15 +43,15 @@ function owningProcess(entry: RequestEntry, processes: readonly SessionProcess[]
 }
 
 // The process a `--resume` process continues: the latest earlier process of the same resume chain. resumeOf names
-// an earlier session by label (or, failing that, by session id).
+// an earlier session by label (or, failing that, by session id). "Earlier" is strict, so a process is never its own
+// parent; and a process that resumed no one is its chain's first, with no earlier process in its chain: null.
 function resumedFrom(q: SessionProcess, processes: readonly SessionProcess[]): SessionProcess | null {
   const root = (p: SessionProcess): SessionProcess => {
-    const parent = p.resumeOf === null ? undefined : processes.find((o) => o !== p && (o.label === p.resumeOf || o.sessionId === p.resumeOf) && o.startedAt < p.startedAt);
+    const parent = p.resumeOf === null ? undefined : processes.find((o) => (o.label === p.resumeOf || o.sessionId === p.resumeOf) && o.startedAt < p.startedAt);
     return parent ? root(parent) : p;
   };
-  if (q.resumeOf === null) return null;
   const chain = root(q);
-  const earlier = processes.filter((p) => p !== q && p.startedAt < q.startedAt && root(p) === chain);
+  const earlier = processes.filter((p) => p.startedAt < q.startedAt && root(p) === chain);
   return earlier.at(-1) ?? null;
 }
 

@@ -78,17 +78,18 @@ export function promptSubmits(hooks: readonly HookRecord[], sessions: readonly S
   });
 }
 
+// A payload value as findings and notes show it; also how values are compared (no JSON value prints as "absent").
+const shown = (value: Json | undefined) => (value === undefined ? "absent" : canonicalJson(value));
+
 export function distinguishingMarkers(synthetic: PromptPayload, human: PromptPayload): Marker[] {
-  const text = (value: Json | undefined) => (value === undefined ? "(absent)" : canonicalJson(value));
   const keys = [...new Set([...Object.keys(synthetic), ...Object.keys(human)])];
   return keys
-    .filter((key) => (key in synthetic && !(key in human)) || (AUTHOR_KEY.test(key) && text(synthetic[key]) !== text(human[key])))
+    .filter((key) => (key in synthetic && !(key in human)) || (AUTHOR_KEY.test(key) && shown(synthetic[key]) !== shown(human[key])))
     .map((key) => ({ key, synthetic: synthetic[key], human: human[key] }));
 }
 
 const held = (blocks: readonly string[]) => (blocks.length === 0 ? "" : ` (holding ${blocks.map((k) => `<${k}>`).join(" + ")})`);
 const keyList = (payload: PromptPayload) => Object.keys(payload).sort().join(", ");
-const shown = (value: Json | undefined) => (value === undefined ? "absent" : canonicalJson(value));
 
 interface Comparison {
   synthetic: PromptSubmit;
@@ -146,7 +147,7 @@ function compareWithTyped({ synthetic, human, where, typed }: Comparison, red: R
 export function checkHookPrompts(rec: Recordings, options: HookCheckOptions): HookCheck {
   const red = new Set<string>(options.redIds);
   const start = runStart(rec);
-  const at = (t: number) => offset(t, start).trim();
+  const at = (t: number) => offset(t, start);
   const submits = promptSubmits(rec.hooks, rec.sessions);
   const deliveries = notificationDeliveries(rec, options.streams);
   const findings: Finding[] = [];
