@@ -29,9 +29,10 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 export function absenceWindow(rec: PacedRecording): AbsenceWindow {
   const starts = (rec.sessions ?? []).flatMap((s) => (s.process ? [s.process.startedAt] : []));
-  const firstStart = starts.length > 0 ? Math.min(...starts) : null;
-  const firstRequest = firstStart === null ? undefined : rec.requests.find((r) => r.receivedAt >= firstStart);
-  const timeToFirstRequestMs = firstStart !== null && firstRequest ? firstRequest.receivedAt - firstStart : null;
+  // Infinity when no session recorded a start: no request follows it, so there is no pace to measure.
+  const firstStart = Math.min(...starts);
+  const firstRequest = rec.requests.find((r) => r.receivedAt >= firstStart);
+  const timeToFirstRequestMs = firstRequest ? firstRequest.receivedAt - firstStart : null;
   const slowestResponseMs = Math.max(0, ...rec.requests.map((r) => (rec.responseEnds.get(r.seq)?.endedAt ?? r.receivedAt) - r.receivedAt));
   const requiredMs = Math.max(MIN_WINDOW_MS, WINDOW_FACTOR * ((timeToFirstRequestMs ?? 0) + slowestResponseMs));
   return { requiredMs, timeToFirstRequestMs, slowestResponseMs };

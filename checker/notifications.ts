@@ -37,7 +37,7 @@ interface Segment {
   lead: string;
 }
 
-const NOTIFICATION = /<task-notification>([\s\S]*?)<\/task-notification>/g;
+const NOTIFICATION = /<task-notification>[\s\S]*?<\/task-notification>/g;
 const TASK_ID = /<task-id>\s*([^<]*?)\s*<\/task-id>/;
 const TOOL_USE_ID = /<tool-use-id>\s*([^<]*?)\s*<\/tool-use-id>/;
 
@@ -46,8 +46,8 @@ function segments(text: string): Segment[] {
   let previousEnd = 0;
   for (const match of text.matchAll(NOTIFICATION)) {
     const end = match.index + match[0].length;
-    const taskId = TASK_ID.exec(match[1] ?? "")?.[1] || "(no task-id)";
-    const toolUseId = TOOL_USE_ID.exec(match[1] ?? "")?.[1] || null;
+    const taskId = TASK_ID.exec(match[0])?.[1] || "(no task-id)";
+    const toolUseId = TOOL_USE_ID.exec(match[0])?.[1] || null;
     out.push({ taskId, toolUseId, start: previousEnd, end, lead: text.slice(previousEnd, match.index) });
     previousEnd = end;
   }
