@@ -142,7 +142,7 @@ export default defineScenario({
       finding: "turn-dropped",
       note: "the background session never continues the turn (10 of 10 runs); in 7 of them the exiting UI also reported the tool as killed (Exit code 137, tool-killed)",
     },
-    { versions: "2.1.332", verdict: "GREEN", note: "the background session re-sends the prompt, runs the tool again and answers once (turn-rerun, informational)" },
+    { versions: "2.1.332", verdict: "GREEN", note: "10 of 10 runs: the background session re-sends the prompt, runs the tool again and answers once (turn-rerun, informational)" },
     // `ccrepro run background-mid-turn --claude V --repeat 10` on 2026-11-30; the change lies in 2.1.232–2.1.259.
     { versions: "2.1.160 || 2.1.170 || 2.1.200", verdict: "RED", finding: "turn-dropped", note: "measured, 10 of 10 runs: the turn is dropped (the UI also kills the tool: tool-killed)" },
     {
@@ -152,7 +152,7 @@ export default defineScenario({
         "measured, 10 of 10 runs RED: 8 turn-dropped; in 2 the background session did re-run the turn after the exiting UI had " +
         "answered it with the killed tool's result (turn-duplicated), a race of the release's own",
     },
-    { versions: "2.1.260 || 2.1.290 || 2.1.310", verdict: "GREEN", note: "measured: re-run once in the background session (turn-rerun)" },
+    { versions: "2.1.260 || 2.1.290 || 2.1.310", verdict: "GREEN", note: "measured, 10 of 10 runs each: re-run once in the background session (turn-rerun)" },
   ],
   timeoutMs: 240_000,
   needs: ["interactive-background"],
