@@ -143,7 +143,8 @@ export default defineScenario({
       note: "the background session never continues the turn (10 of 10 runs); in 7 of them the exiting UI also reported the tool as killed (Exit code 137, tool-killed)",
     },
     { versions: "2.1.332", verdict: "GREEN", note: "10 of 10 runs: the background session re-sends the prompt, runs the tool again and answers once (turn-rerun, informational)" },
-    // `ccrepro run background-mid-turn --claude V --repeat 10` on 2026-11-30; the change lies in 2.1.232–2.1.259.
+    // `ccrepro run background-mid-turn --claude V --repeat 10` on 2026-11-30, and two bisects with --repeat 2:
+    // `--old 2.1.231 --new 2.1.260` (first GREEN 2.1.239) and `--old 2.1.231 --new 2.1.236 --finding turn-dropped`.
     { versions: "2.1.160 || 2.1.170 || 2.1.200", verdict: "RED", finding: "turn-dropped", note: "measured, 10 of 10 runs: the turn is dropped (the UI also kills the tool: tool-killed)" },
     {
       versions: "2.1.231",
@@ -152,6 +153,14 @@ export default defineScenario({
         "measured, 10 of 10 runs RED: 8 turn-dropped; in 2 the background session did re-run the turn after the exiting UI had " +
         "answered it with the killed tool's result (turn-duplicated), a race of the release's own",
     },
+    { versions: "2.1.233 || 2.1.234 || 2.1.235", verdict: "RED", finding: "turn-dropped", note: "bisected, 2 of 2 runs each: the turn is dropped (tool-killed too)" },
+    {
+      versions: "2.1.236 || 2.1.237 || 2.1.238",
+      verdict: "RED",
+      finding: "tool-killed",
+      note: "bisected, 2 of 2 runs each: the background session continues the turn, but tells the model the tool was killed (Exit code 137) instead of running it",
+    },
+    { versions: "2.1.239 || 2.1.242", verdict: "GREEN", note: "bisected, 2 of 2 runs each: the first releases that re-run the tool in the background session (turn-rerun)" },
     { versions: "2.1.260 || 2.1.290 || 2.1.310", verdict: "GREEN", note: "measured, 10 of 10 runs each: re-run once in the background session (turn-rerun)" },
   ],
   timeoutMs: 240_000,

@@ -45,10 +45,12 @@ function listedId(runDir: string): string {
 }
 
 describe(SCENARIO, { timeout: E2E_TIMEOUT_MS }, () => {
-  // Inside the range, on each side of where the turn starts being handed on (between 2.1.231 and 2.1.260): the
-  // background session is found from `claude agents --json`, so the verdict never depends on what the screen kept.
+  // Inside the range, on each side of where the turn starts being handed on (bisected: 2.1.238 RED, 2.1.239 GREEN):
+  // the background session is found from `claude agents --json`, so the verdict never depends on what the screen kept.
   it.each([
     ["2.1.231", "RED"],
+    ["2.1.238", "RED"],
+    ["2.1.239", "GREEN"],
     ["2.1.290", "GREEN"],
   ])("on %s stops the session `claude agents --json` listed and is %s", async (release, verdict) => {
     const run = await runOnRelease(SCENARIO, release);
