@@ -89,6 +89,9 @@ export default defineScenario({
       finding: FINDING,
       note: "#34629: the same rewritten history and only one message breakpoint, so every resume reads tools + system only (measured on 2.1.69)",
     },
+    // `ccrepro bisect print-resume-cache-reuse --old 2.1.69 --new 2.1.150 --repeat 2` (2026-11-30): first GREEN 2.1.94.
+    { versions: "2.1.87 || 2.1.91 || 2.1.92", verdict: "RED", finding: FINDING, note: "bisected, 2 of 2 runs each: every resume still reads tools + system only, as on 2.1.69" },
+    { versions: "2.1.94 || 2.1.97 || 2.1.110", verdict: "GREEN", note: "bisected, 2 of 2 runs each: 2.1.94 is the first release whose resumes read all the previous turn wrote" },
     { versions: ">=2.1.150", verdict: "GREEN", note: "history re-sent byte for byte; each resume reads all the previous turn wrote (measured on 2.1.150, 2.1.281, 2.1.332)" },
   ],
   // Plain `claude -p` turns: no stream-json input, only --resume and stream-json output.

@@ -33,6 +33,16 @@ describe(SCENARIO, { timeout: E2E_TIMEOUT_MS }, () => {
     for (const r of reads) expect(r.read).toBeLessThan(r.beforeWrote);
   });
 
+  // Both sides of the fix, as bisected.
+  it.each([
+    ["2.1.92", "RED"],
+    ["2.1.94", "GREEN"],
+  ])("on %s is %s at the boundary of the fix", async (release, verdict) => {
+    const run = await runOnRelease(SCENARIO, release);
+    expect(run.record.harnessError).toBeNull();
+    expect(run.record.result?.verdict).toBe(verdict);
+  });
+
   it("is GREEN on 2.1.332 with the prompts on stdin: each resumed turn reads all the previous one wrote", async () => {
     const run = await runOnRelease(SCENARIO, "2.1.332", { tool: false, prompt: "stdin" });
     expect(run.record.harnessError).toBeNull();
