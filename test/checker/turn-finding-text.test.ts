@@ -2,7 +2,7 @@
 // reading a RED or informational finding sees them.
 import { describe, expect, it } from "vitest";
 import { checkTurnStructure } from "../../checker/turns.ts";
-import { assistant, init, result, session, taskNotification } from "../fixtures/turns/session.ts";
+import { assistant, init, result, session, settledPrompt, taskNotification } from "../fixtures/turns/session.ts";
 
 const cited = (s: Parameters<typeof checkTurnStructure>[0]) =>
   checkTurnStructure(s).map((f) => ({ id: f.id, title: f.title, where: f.where, lines: f.data["lines"] }));
@@ -55,9 +55,7 @@ describe("turn finding text", () => {
   it("names one stdout line, in the singular, for a result that answers nothing pushed", () => {
     // A task_notification woke the settled session and its turn ended in a result an older release left unstamped.
     const s = session("s1", [
-      { t: 1, push: "hi" },
-      { t: 100, out: assistant("started") },
-      { t: 110, out: result(1, "started") },
+      ...settledPrompt,
       { t: 5000, out: taskNotification("completed") },
       { t: 6000, out: assistant("the task finished") },
       { t: 6010, out: result(1, "the task finished") },

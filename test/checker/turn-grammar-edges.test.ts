@@ -2,7 +2,7 @@
 // a stretch of root work ends, whose turn assistant output belongs to, and prompts a session never had.
 import { describe, expect, it } from "vitest";
 import { buildTurnTimeline, checkTurnGrammar, checkTurnStructure, promptAnswer, promptAnswered } from "../../checker/turns.ts";
-import { assistant, init, result, session, taskNotification } from "../fixtures/turns/session.ts";
+import { assistant, init, result, session, settledPrompt, taskNotification } from "../fixtures/turns/session.ts";
 
 const ids = (s: Parameters<typeof checkTurnStructure>[0]) => checkTurnStructure(s).map((f) => f.id);
 
@@ -97,9 +97,7 @@ describe("root work after a settle", () => {
     // A background task reports progress while the settled session talks on: the progress neither excuses the output
     // nor starts a second stretch.
     const s = session("s1", [
-      { t: 1, push: "hi" },
-      { t: 100, out: assistant("started") },
-      { t: 110, out: result(1, "started") },
+      ...settledPrompt,
       { t: 300, out: assistant("unsolicited") },
       { t: 400, out: taskProgress() },
       { t: 500, out: assistant("still going") },
@@ -112,9 +110,7 @@ describe("root work after a settle", () => {
 
   it("does not count a progress event alone as a wake-up", () => {
     const s = session("s1", [
-      { t: 1, push: "hi" },
-      { t: 100, out: assistant("started") },
-      { t: 110, out: result(1, "started") },
+      ...settledPrompt,
       { t: 400, out: taskProgress() },
       { t: 500, out: assistant("unsolicited") },
     ]);
@@ -126,9 +122,7 @@ describe("root work after a settle", () => {
   it("belongs to a task-notification turn when that turn's result comes after tool calls, not straight after it", () => {
     // The notification turn checks the task's output with a tool before it answers.
     const s = session("s1", [
-      { t: 1, push: "hi" },
-      { t: 100, out: assistant("started") },
-      { t: 110, out: result(1, "started") },
+      ...settledPrompt,
       { t: 6000, out: assistant("checking the task") },
       { t: 6001, out: toolResult() },
       { t: 6002, out: assistant("the task finished") },
@@ -140,9 +134,7 @@ describe("root work after a settle", () => {
   it("counts output straight after a task-notification turn's result as root work after that result", () => {
     // The notification turn ended, yet the model talks on with nothing pushed and nothing woken.
     const s = session("s1", [
-      { t: 1, push: "hi" },
-      { t: 100, out: assistant("started") },
-      { t: 110, out: result(1, "started") },
+      ...settledPrompt,
       { t: 5000, out: taskNotification("completed") },
       { t: 6000, out: assistant("the task finished") },
       { t: 6010, out: result(1, "the task finished", "task-notification") },

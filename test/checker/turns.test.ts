@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadRecordings } from "../../harness/recordings.ts";
 import { buildTurnTimeline, checkTurnStructure, promptAnswer, promptAnswered } from "../../checker/turns.ts";
-import { assistant, init, result, session, taskNotification } from "../fixtures/turns/session.ts";
+import { assistant, init, result, session, settledPrompt, taskNotification } from "../fixtures/turns/session.ts";
 
 const ids = (s: Parameters<typeof checkTurnStructure>[0]) => checkTurnStructure(s).map((f) => f.id);
 
@@ -166,9 +166,7 @@ describe("checkTurnStructure", () => {
 
   it("counts a task_notification alone as a wake-up, even before its turn's result is recorded", () => {
     const s = session("s1", [
-      { t: 1, push: "hi" },
-      { t: 100, out: assistant("started") },
-      { t: 110, out: result(1, "started") },
+      ...settledPrompt,
       { t: 5000, out: taskNotification("completed") },
       { t: 6000, out: assistant("the task finished") },
     ]);
@@ -177,9 +175,7 @@ describe("checkTurnStructure", () => {
 
   it("accepts assistant output whose turn ends in a task-notification result, even with no init before it", () => {
     const s = session("s1", [
-      { t: 1, push: "hi" },
-      { t: 100, out: assistant("started") },
-      { t: 110, out: result(1, "started") },
+      ...settledPrompt,
       { t: 6000, out: assistant("the task finished") },
       { t: 6010, out: result(1, "the task finished", "task-notification") },
     ]);
@@ -189,9 +185,7 @@ describe("checkTurnStructure", () => {
   it("reports a result with no origin that answers no prompt", () => {
     // A wake-up whose result an older release left unstamped: an orchestrator would take it for a human turn.
     const s = session("s1", [
-      { t: 1, push: "hi" },
-      { t: 100, out: assistant("started") },
-      { t: 110, out: result(1, "started") },
+      ...settledPrompt,
       { t: 5001, out: init() },
       { t: 6000, out: assistant("the task finished") },
       { t: 6010, out: result(1, "the task finished") },
