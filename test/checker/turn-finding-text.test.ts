@@ -2,7 +2,7 @@
 // reading a RED or informational finding sees them.
 import { describe, expect, it } from "vitest";
 import { checkTurnStructure } from "../../checker/turns.ts";
-import { assistant, init, result, session, settledPrompt, taskNotification } from "../fixtures/turns/session.ts";
+import { assistant, init, result, session, settledPrompt, taskNotification, unsettledPrompt } from "../fixtures/turns/session.ts";
 
 const cited = (s: Parameters<typeof checkTurnStructure>[0]) =>
   checkTurnStructure(s).map((f) => ({ id: f.id, title: f.title, where: f.where, lines: f.data["lines"] }));
@@ -10,12 +10,7 @@ const cited = (s: Parameters<typeof checkTurnStructure>[0]) =>
 describe("turn finding text", () => {
   it("cites the extra result alone, and the prompt's push, when the prompt never got its answer", () => {
     // A task-notification turn ends while the pushed prompt waits, and the recording stops before any human result.
-    const s = session("s1", [
-      { t: 1, push: "hi" },
-      { t: 5, out: init() },
-      { t: 63, out: result(0, "", "task-notification") },
-      { t: 100, out: assistant("thinking about it") },
-    ]);
+    const s = session("s1", unsettledPrompt);
     expect(cited(s)).toEqual([
       {
         id: "prompt-settled-by-extra-result",

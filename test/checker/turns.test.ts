@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadRecordings } from "../../harness/recordings.ts";
 import { buildTurnTimeline, checkTurnStructure, promptAnswer, promptAnswered } from "../../checker/turns.ts";
-import { assistant, init, result, session, settledPrompt, taskNotification } from "../fixtures/turns/session.ts";
+import { assistant, init, result, session, settledPrompt, taskNotification, unsettledPrompt } from "../fixtures/turns/session.ts";
 
 const ids = (s: Parameters<typeof checkTurnStructure>[0]) => checkTurnStructure(s).map((f) => f.id);
 
@@ -208,12 +208,7 @@ describe("checkTurnStructure", () => {
   });
 
   it("reports a prompt that no human result settled", () => {
-    const s = session("s1", [
-      { t: 1, push: "hi" },
-      { t: 5, out: init() },
-      { t: 63, out: result(0, "", "task-notification") },
-      { t: 100, out: assistant("thinking about it") },
-    ]);
+    const s = session("s1", unsettledPrompt);
     const findings = checkTurnStructure(s);
     expect(findings.map((f) => f.id)).toEqual(["prompt-settled-by-extra-result", "prompt-never-settled"]);
     expect(findings[1]?.data).toMatchObject({ prompt: 1, promptText: "hi", lines: [1] });
