@@ -16,7 +16,7 @@ import { resolveSweepVersions } from "./sweep.ts";
 export function registerBenchSweepCommand(program: Command, ctx: CliContext): void {
   withRunOptions(program.command("bench-sweep"))
     .description("sweep N not-yet-cached releases into a fresh cache; print the download and run sums, the wall time and their ratio")
-    .argument("[scenario]", "scenario name", "subagent-resume-notification-header")
+    .argument("[scenario]", "a scenario name or a scenario file's path", "subagent-resume-notification-header")
     .option("--versions <range>", "where to pick the releases from", "2.1.284 - 2.1.332")
     .option("-n, --releases <n>", "how many releases", wholeNumber("--releases", 2, 50), 4)
     .option("--concurrency <n>", "runs at a time", wholeNumber("--concurrency", 1, 16), 1)

@@ -88,7 +88,7 @@ export async function runConfiguredSweep(
 export function registerSweepCommand(program: Command, ctx: CliContext): void {
   withRunOptions(program.command("sweep"))
     .description("run a scenario on every release in a range (pipelined, resumable); print a table and write sweep.json and strip.html")
-    .argument("[scenario]", "scenario name")
+    .argument("[scenario]", "a scenario name or a scenario file's path")
     .option("--versions <range>", 'a semver range ("2.1.245 - 2.1.290") or a comma list of versions')
     .option("--repeat <n>", "runs per release; disagreeing repeats are INCONCLUSIVE (flaky)", wholeNumber("--repeat", 1, 20), 1)
     .option("--concurrency <n>", "runs at a time", wholeNumber("--concurrency", 1, 16), 1)
