@@ -3,6 +3,7 @@ import path from "node:path";
 import { resolveClaude } from "../releases/resolve.ts";
 import { runAndCheck, type CheckedRun, type ScenarioRun } from "../pipeline/run-scenario.ts";
 import { findScenario } from "../scenarios/index.ts";
+import { formatCheckResult } from "../cli/format-result.ts";
 
 export const E2E_RUNS_DIR = path.join(import.meta.dirname, "..", "test-output", "e2e-runs");
 
@@ -20,3 +21,8 @@ export async function runOnRelease(
 
 // An end-to-end test downloads a release (≈7 s) and drives it for up to a few minutes.
 export const E2E_TIMEOUT_MS = 300_000;
+
+// The message a verdict assertion fails with: CI keeps no run directory, so what the checker saw goes into its output.
+export function judged(run: Pick<CheckedRun, "record"> & Partial<Pick<CheckedRun, "runDir">>): string {
+  return run.record.result ? formatCheckResult(run.record.result, run.runDir) : `no verdict: ${run.record.harnessError ?? "no harness error"}`;
+}

@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { E2E_TIMEOUT_MS, runOnRelease } from "../e2e-run.ts";
+import { E2E_TIMEOUT_MS, judged, runOnRelease } from "../e2e-run.ts";
 
 const SCENARIO = "resume-orphaned-background-task";
 const CLI = "2.1.234";
@@ -22,7 +22,7 @@ describe(`${SCENARIO} through Agent SDK ${SDK} on ${CLI}`, { timeout: E2E_TIMEOU
     expect(record.driver).toBe("sdk");
     expect(record.claude.reportedVersion).toBe(CLI);
     expect(record.sdk).toMatchObject({ requested: SDK, version: SDK });
-    expect(record.result.verdict).toBe("RED");
+    expect(record.result.verdict, judged({ record })).toBe("RED");
     const extra = record.result.findings.find((f) => f.id === "prompt-settled-by-extra-result");
     expect(extra?.data).toMatchObject({ origin: "task-notification", numTurns: 0 });
     // Phase 2 resumed phase 1's session id; phase 1 was ended by the graceful close, not a signal from us.
@@ -40,7 +40,7 @@ describe(`${SCENARIO} through Agent SDK ${SDK} on ${CLI}`, { timeout: E2E_TIMEOU
     const { record } = await runOnRelease(SCENARIO, CLI, { background: false }, drive);
     expect(record.sdk).toMatchObject({ requested: SDK, version: SDK });
     expect(record.claude.reportedVersion).toBe(CLI);
-    expect(record.result.verdict).toBe("GREEN");
+    expect(record.result.verdict, judged({ record })).toBe("GREEN");
     expect(record.result.findings.filter((f) => f.red)).toEqual([]);
   });
 });
