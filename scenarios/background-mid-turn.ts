@@ -158,9 +158,18 @@ export default defineScenario({
       versions: "2.1.236 || 2.1.237 || 2.1.238",
       verdict: "RED",
       finding: "tool-killed",
-      note: "bisected, 2 of 2 runs each: the background session continues the turn, but tells the model the tool was killed (Exit code 137) instead of running it",
+      note:
+        "measured, RED in most runs, GREEN in some: the background session always continues the turn, but from a copy " +
+        "of the transcript made in a race with the exiting UI. When the copy holds the tool call and the UI's kill of it, " +
+        "the model is told the tool was killed (Exit code 137, tool-killed); when it was made before the tool call, the " +
+        "prompt is re-sent and the tool runs again (turn-rerun, GREEN). 2.1.237: 5 RED, 1 GREEN of 6 runs beside another " +
+        "run; 2.1.238: 18 of 18 RED alone, 3 RED and 1 GREEN beside two other runs",
     },
-    { versions: "2.1.239 || 2.1.242", verdict: "GREEN", note: "bisected, 2 of 2 runs each: the first releases that re-run the tool in the background session (turn-rerun)" },
+    {
+      versions: "2.1.239 || 2.1.242",
+      verdict: "GREEN",
+      note: "bisected, 2 of 2 runs each, and 2.1.239 6 of 6 beside another run: the first releases that re-run the tool in the background session every time (turn-rerun)",
+    },
     { versions: "2.1.260 || 2.1.290 || 2.1.310", verdict: "GREEN", note: "measured, 10 of 10 runs each: re-run once in the background session (turn-rerun)" },
   ],
   timeoutMs: 240_000,

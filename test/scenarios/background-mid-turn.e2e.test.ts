@@ -8,7 +8,7 @@ import { RUN_MARKER_VAR } from "../../harness/isolation.ts";
 import { findMarkedProcesses } from "../../harness/processes.ts";
 import { castFile, runLayout } from "../../harness/run-layout.ts";
 import type { CheckedRun as RunResult } from "../../pipeline/run-scenario.ts";
-import { E2E_TIMEOUT_MS, runOnRelease } from "../e2e-run.ts";
+import { E2E_TIMEOUT_MS, judged, runOnRelease } from "../e2e-run.ts";
 
 const SCENARIO = "background-mid-turn";
 
@@ -45,26 +45,36 @@ function listedId(runDir: string): string {
 }
 
 describe(SCENARIO, { timeout: E2E_TIMEOUT_MS }, () => {
-  // Inside the range, on each side of where the turn starts being handed on (bisected: 2.1.238 RED, 2.1.239 GREEN):
-  // the background session is found from `claude agents --json`, so the verdict never depends on what the screen kept.
+  // Inside the range, on each side of the releases whose verdict is a race of their own (2.1.236–2.1.238, below): the
+  // background session is found from `claude agents --json`, so the verdict never depends on what the screen kept.
   it.each([
-    ["2.1.231", "RED"],
-    ["2.1.238", "RED"],
+    ["2.1.235", "RED"],
     ["2.1.239", "GREEN"],
     ["2.1.290", "GREEN"],
   ])("on %s stops the session `claude agents --json` listed and is %s", async (release, verdict) => {
     const run = await runOnRelease(SCENARIO, release);
     expect(run.record.harnessError).toBeNull();
     expect(run.record.steps.map((s) => s.outcome)).toEqual(run.record.steps.map(() => "ok"));
-    expect(run.record.result?.verdict).toBe(verdict);
+    expect(run.record.result?.verdict, judged(run)).toBe(verdict);
     const id = listedId(run.runDir);
     expect(command(run.runDir, "stop")).toMatchObject({ exitCode: 0, stdout: `stopped ${id}` });
+  });
+
+  // Between the two: the background session always continues the turn (never dropped, as up to 2.1.235), but what it
+  // continues from is a race with the exiting UI, so a run is RED with the killed tool's result or GREEN with the prompt
+  // re-sent. CI once saw 2.1.238 GREEN; here it is RED in most runs. Either way the request log says which.
+  it("on 2.1.238 continues the turn: RED with the killed tool's result, or GREEN having re-sent the prompt", async () => {
+    const run = await runOnRelease(SCENARIO, "2.1.238");
+    const result = run.record.result;
+    const ids = result.findings.map((f) => f.id);
+    const outcome = { verdict: result.verdict, ids };
+    expect([{ verdict: "RED", ids: ["tool-killed"] }, { verdict: "GREEN", ids: ["turn-rerun"] }], judged(run)).toContainEqual(outcome);
   });
 
   it("is RED turn-dropped on 2.1.150: the background session never continues the turn", async () => {
     const run = await runOnRelease(SCENARIO, "2.1.150");
     expectCleanRun(run);
-    expect(run.record.result?.verdict).toBe("RED");
+    expect(run.record.result?.verdict, judged(run)).toBe("RED");
     expect(run.record.result?.findings.map((f) => f.id)).toContain("turn-dropped");
   });
 
@@ -72,7 +82,7 @@ describe(SCENARIO, { timeout: E2E_TIMEOUT_MS }, () => {
     const runs = await Promise.all([runOnRelease(SCENARIO, "2.1.332"), runOnRelease(SCENARIO, "2.1.332")]);
     for (const run of runs) {
       expectCleanRun(run);
-      expect(run.record.result?.verdict).toBe("GREEN");
+      expect(run.record.result?.verdict, judged(run)).toBe("GREEN");
       const rerun = run.record.result!.findings.find((f) => f.id === "turn-rerun");
       expect(rerun).toMatchObject({ red: false, data: { toolRanAgain: true } });
       const agents = JSON.parse(command(run.runDir, "agents").stdout) as { cwd: string }[];
