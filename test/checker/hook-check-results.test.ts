@@ -145,6 +145,36 @@ describe("synthetic prompts, compared with the typed prompt before them", () => 
     expect(findings.map((f) => f.detail[2]?.split(" has keys")[0])).toEqual(["typed prompt #1 at +1.430s", "typed prompt #1 at +1.430s"]);
   });
 
+  // A second typed prompt pushed after the synthetic one (added in memory to stdin and the hooks): the synthetic prompt
+  // is compared with the typed prompt before it, never with one a person typed later.
+  it("compares a synthetic prompt with a typed prompt before it, not with a later one", () => {
+    const rec = recorded("2.1.234-after-turn");
+    const { typed, synthetic } = promptHooks(rec);
+    const later = synthetic.t + 1000;
+    rec.sessions[0]!.stdin.push({ t: later - 10, raw: JSON.stringify({ type: "user", message: { role: "user", content: "and now?" } }) });
+    addPrompt(rec, typed, later, "and now?");
+    const result = check(rec);
+    expect(result.notes.filter((n) => n.startsWith("UserPromptSubmit #")).map((n) => n.split(":")[0])).toEqual([
+      "UserPromptSubmit #1 at +1.430s, typed (pushed prompt #1 of s1)",
+      "UserPromptSubmit #2 at +5.811s, synthetic (holding <task-notification>)",
+      "UserPromptSubmit #3 at +6.811s, typed (pushed prompt #2 of s1)",
+    ]);
+    expect(result.findings.map((f) => f.detail[2]?.split(" has keys")[0])).toEqual(["typed prompt #1 at +1.430s"]);
+  });
+
+  // Two typed prompts before the synthetic one (the second added in memory): the comparison is with the nearer one.
+  it("compares a synthetic prompt with the last typed prompt before it, not the first", () => {
+    const rec = recorded("2.1.234-after-turn");
+    const { typed, synthetic } = promptHooks(rec);
+    const between = synthetic.t - 1000;
+    rec.sessions[0]!.stdin.push({ t: between - 10, raw: JSON.stringify({ type: "user", message: { role: "user", content: "one more" } }) });
+    rec.sessions[0]!.stdin.sort((a, b) => a.t - b.t);
+    addPrompt(rec, typed, between, "one more");
+    expect(check(rec).findings.map((f) => [f.where, f.detail[2]?.split(" has keys")[0]])).toEqual([
+      ["hook UserPromptSubmit #3 at +5.811s", "typed prompt #2 at +4.811s"],
+    ]);
+  });
+
   // Two markers (edited in memory): an author key with another value, and a key the typed payload lacks.
   it("lists every marker that tells the synthetic payload apart, with the typed prompt's value or its absence", () => {
     const rec = recorded("2.1.234-after-turn");

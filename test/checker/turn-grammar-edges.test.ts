@@ -169,3 +169,15 @@ describe("prompts a session never had", () => {
     expect(checkTurnGrammar(s, { prompt: 0 })).toEqual({ reached: { ok: true }, findings: [], notes: [] });
   });
 });
+
+describe("a result with nothing before it", () => {
+  it("is unattributed even with no init to wake the session: no prompt was settled that it could settle again", () => {
+    const s = session("s1", [
+      { t: 10, out: result(0, "") },
+      { t: 100, push: "hi" },
+      { t: 900, out: assistant("hello") },
+      { t: 950, out: result(1, "hello") },
+    ]);
+    expect(checkTurnStructure(s).map((f) => [f.id, f.data["line"]])).toEqual([["unattributed-result", 0]]);
+  });
+});
