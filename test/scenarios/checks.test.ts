@@ -92,6 +92,25 @@ describe("print-resume-cache-reuse's check", () => {
     expect(printCheck(recordedRun("print-resume-green-2.1.332"))).toMatchObject({ verdict: "GREEN", ids: [] });
   });
 
+  // The GREEN 2.1.332 run with the RED 2.1.69 run's requests put before it as another stream ("side"): only the main
+  // conversation's resumes are judged, whichever stream the mock saw first.
+  it("judges the main stream only, even when another stream with cache misses came first", () => {
+    const dir = copyRun(recordedRun("print-resume-green-2.1.332"));
+    const red = recordedRun("print-resume-red-2.1.69");
+    const bodyFile = (seq: number) => path.join("requests", `${String(seq).padStart(6, "0")}.body`);
+    const redLines = fs.readFileSync(path.join(red, "mock", "index.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const shift = redLines.filter((l) => l.kind === "request").length;
+    for (let seq = 4; seq >= 1; seq--) fs.renameSync(path.join(dir, "mock", bodyFile(seq)), path.join(dir, "mock", bodyFile(seq + shift)));
+    for (const line of redLines) if (line.kind === "request") fs.copyFileSync(path.join(red, "mock", bodyFile(line.seq as number)), path.join(dir, "mock", bodyFile(line.seq as number)));
+    editJsonLines(dir, "mock/index.jsonl", (lines) => [
+      ...redLines.map((l) => (l.kind === "request" ? { ...l, stream: "side" } : l)),
+      ...lines.map((l) => ({ ...l, seq: (l.seq as number) + shift, ...(l.kind === "request" ? { bodyFile: bodyFile((l.seq as number) + shift) } : {}) })),
+    ]);
+    const result = printCheck(dir);
+    expect(result).toMatchObject({ verdict: "GREEN", ids: [] });
+    expect(result.notes.filter((n) => n.startsWith("cache (side)")).length).toBe(1);
+  });
+
   it("is INCONCLUSIVE, never GREEN, when a session printed no result", () => {
     const dir = copyRun(recordedRun("print-resume-green-2.1.332"));
     editJsonLines(dir, "sessions/p3/stdout.jsonl", (lines) => lines.filter(withoutResult));
