@@ -111,6 +111,12 @@ describe("print-resume-cache-reuse's check", () => {
     expect(result.notes.filter((n) => n.startsWith("cache (side)")).length).toBe(1);
   });
 
+  it("is INCONCLUSIVE when the mock saw no request of the main conversation at all", () => {
+    const dir = copyRun(recordedRun("print-resume-green-2.1.332"));
+    editJsonLines(dir, "mock/index.jsonl", (lines) => lines.map((l) => (l.kind === "request" ? { ...l, stream: "side" } : l)));
+    expect(printCheck(dir)).toMatchObject({ verdict: "INCONCLUSIVE", reason: "the mock saw 0 of 2 resumed turns of the conversation", ids: [] });
+  });
+
   it("is INCONCLUSIVE, never GREEN, when a session printed no result", () => {
     const dir = copyRun(recordedRun("print-resume-green-2.1.332"));
     editJsonLines(dir, "sessions/p3/stdout.jsonl", (lines) => lines.filter(withoutResult));
