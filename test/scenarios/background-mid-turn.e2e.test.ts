@@ -65,6 +65,7 @@ describe(SCENARIO, { timeout: E2E_TIMEOUT_MS }, () => {
   // re-sent. CI once saw 2.1.238 GREEN; here it is RED in most runs. Either way the request log says which.
   it("on 2.1.238 continues the turn: RED with the killed tool's result, or GREEN having re-sent the prompt", async () => {
     const run = await runOnRelease(SCENARIO, "2.1.238");
+    expect(run.record.harnessError).toBeNull();
     const result = run.record.result;
     const ids = result.findings.map((f) => f.id);
     const outcome = { verdict: result.verdict, ids };
