@@ -23,6 +23,6 @@ export async function runOnRelease(
 export const E2E_TIMEOUT_MS = 300_000;
 
 // The message a verdict assertion fails with: CI keeps no run directory, so what the checker saw goes into its output.
-export function judged(run: Pick<CheckedRun, "record"> & Partial<Pick<CheckedRun, "runDir">>): string {
-  return run.record.result ? formatCheckResult(run.record.result, run.runDir) : `no verdict: ${run.record.harnessError ?? "no harness error"}`;
+export function verdictMessage(run: CheckedRun): string {
+  return formatCheckResult(run.record.result, run.runDir);
 }

@@ -8,7 +8,7 @@ import { RUN_MARKER_VAR } from "../../harness/isolation.ts";
 import { findMarkedProcesses } from "../../harness/processes.ts";
 import { castFile, runLayout } from "../../harness/run-layout.ts";
 import type { CheckedRun as RunResult } from "../../pipeline/run-scenario.ts";
-import { E2E_TIMEOUT_MS, judged, runOnRelease } from "../e2e-run.ts";
+import { E2E_TIMEOUT_MS, runOnRelease, verdictMessage } from "../e2e-run.ts";
 
 const SCENARIO = "background-mid-turn";
 
@@ -18,10 +18,21 @@ function command(runDir: string, label: string): { exitCode: number | null; stdo
   return JSON.parse(fs.readFileSync(path.join(runLayout(runDir).commands, file), "utf8"));
 }
 
-// Every step ran, the screens are in the run directory, and nothing of the run is left: processes or daemon sockets.
-function expectCleanRun({ runDir, record }: RunResult): void {
+// The harness did its part: no harness error, and every step (those needing the listed session among them) ran.
+function expectStepsRan({ record }: RunResult): void {
   expect(record.harnessError).toBeNull();
   expect(record.steps.map((s) => s.outcome)).toEqual(record.steps.map(() => "ok"));
+}
+
+// The session `claude agents --json` listed is the one the `stop` step stopped.
+function expectListedSessionStopped({ runDir }: RunResult): void {
+  expect(command(runDir, "stop")).toMatchObject({ exitCode: 0, stdout: `stopped ${listedId(runDir)}` });
+}
+
+// Every step ran, the screens are in the run directory, and nothing of the run is left: processes or daemon sockets.
+function expectCleanRun(run: RunResult): void {
+  expectStepsRan(run);
+  const { runDir, record } = run;
   const screens = fs.readdirSync(runLayout(runDir).screens);
   expect(screens.length).toBeGreaterThanOrEqual(8);
   const last = fs.readFileSync(path.join(runLayout(runDir).screens, screens.sort().at(-1)!), "utf8");
@@ -53,11 +64,9 @@ describe(SCENARIO, { timeout: E2E_TIMEOUT_MS }, () => {
     ["2.1.290", "GREEN"],
   ])("on %s stops the session `claude agents --json` listed and is %s", async (release, verdict) => {
     const run = await runOnRelease(SCENARIO, release);
-    expect(run.record.harnessError).toBeNull();
-    expect(run.record.steps.map((s) => s.outcome)).toEqual(run.record.steps.map(() => "ok"));
-    expect(run.record.result?.verdict, judged(run)).toBe(verdict);
-    const id = listedId(run.runDir);
-    expect(command(run.runDir, "stop")).toMatchObject({ exitCode: 0, stdout: `stopped ${id}` });
+    expectStepsRan(run);
+    expect(run.record.result.verdict, verdictMessage(run)).toBe(verdict);
+    expectListedSessionStopped(run);
   });
 
   // Between the two: the background session always continues the turn (never dropped, as up to 2.1.235), but what it
@@ -65,17 +74,17 @@ describe(SCENARIO, { timeout: E2E_TIMEOUT_MS }, () => {
   // re-sent. CI once saw 2.1.238 GREEN; here it is RED in most runs. Either way the request log says which.
   it("on 2.1.238 continues the turn: RED with the killed tool's result, or GREEN having re-sent the prompt", async () => {
     const run = await runOnRelease(SCENARIO, "2.1.238");
-    expect(run.record.harnessError).toBeNull();
-    const result = run.record.result;
-    const ids = result.findings.map((f) => f.id);
-    const outcome = { verdict: result.verdict, ids };
-    expect([{ verdict: "RED", ids: ["tool-killed"] }, { verdict: "GREEN", ids: ["turn-rerun"] }], judged(run)).toContainEqual(outcome);
+    expectStepsRan(run);
+    const { result } = run.record;
+    const outcome = { verdict: result.verdict, ids: result.findings.map((f) => f.id) };
+    expect([{ verdict: "RED", ids: ["tool-killed"] }, { verdict: "GREEN", ids: ["turn-rerun"] }], verdictMessage(run)).toContainEqual(outcome);
+    expectListedSessionStopped(run);
   });
 
   it("is RED turn-dropped on 2.1.150: the background session never continues the turn", async () => {
     const run = await runOnRelease(SCENARIO, "2.1.150");
     expectCleanRun(run);
-    expect(run.record.result?.verdict, judged(run)).toBe("RED");
+    expect(run.record.result?.verdict, verdictMessage(run)).toBe("RED");
     expect(run.record.result?.findings.map((f) => f.id)).toContain("turn-dropped");
   });
 
@@ -83,7 +92,7 @@ describe(SCENARIO, { timeout: E2E_TIMEOUT_MS }, () => {
     const runs = await Promise.all([runOnRelease(SCENARIO, "2.1.332"), runOnRelease(SCENARIO, "2.1.332")]);
     for (const run of runs) {
       expectCleanRun(run);
-      expect(run.record.result?.verdict, judged(run)).toBe("GREEN");
+      expect(run.record.result?.verdict, verdictMessage(run)).toBe("GREEN");
       const rerun = run.record.result!.findings.find((f) => f.id === "turn-rerun");
       expect(rerun).toMatchObject({ red: false, data: { toolRanAgain: true } });
       const agents = JSON.parse(command(run.runDir, "agents").stdout) as { cwd: string }[];

@@ -98,10 +98,14 @@ describe("print-resume-cache-reuse's check", () => {
     const dir = copyRun(recordedRun("print-resume-green-2.1.332"));
     const red = recordedRun("print-resume-red-2.1.69");
     const bodyFile = (seq: number) => path.join("requests", `${String(seq).padStart(6, "0")}.body`);
-    const redLines = fs.readFileSync(path.join(red, "mock", "index.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
-    const shift = redLines.filter((l) => l.kind === "request").length;
-    for (let seq = 4; seq >= 1; seq--) fs.renameSync(path.join(dir, "mock", bodyFile(seq)), path.join(dir, "mock", bodyFile(seq + shift)));
-    for (const line of redLines) if (line.kind === "request") fs.copyFileSync(path.join(red, "mock", bodyFile(line.seq as number)), path.join(dir, "mock", bodyFile(line.seq as number)));
+    const indexLines = (run: string) =>
+      fs.readFileSync(path.join(run, "mock", "index.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const requestSeqs = (lines: Record<string, unknown>[]) => lines.filter((l) => l.kind === "request").map((l) => l.seq as number);
+    const redLines = indexLines(red);
+    const shift = Math.max(...requestSeqs(redLines));
+    // The GREEN run's bodies move up by `shift`, highest first, so no rename lands on a body not yet moved.
+    for (const seq of requestSeqs(indexLines(dir)).sort((a, b) => b - a)) fs.renameSync(path.join(dir, "mock", bodyFile(seq)), path.join(dir, "mock", bodyFile(seq + shift)));
+    for (const seq of requestSeqs(redLines)) fs.copyFileSync(path.join(red, "mock", bodyFile(seq)), path.join(dir, "mock", bodyFile(seq)));
     editJsonLines(dir, "mock/index.jsonl", (lines) => [
       ...redLines.map((l) => (l.kind === "request" ? { ...l, stream: "side" } : l)),
       ...lines.map((l) => ({ ...l, seq: (l.seq as number) + shift, ...(l.kind === "request" ? { bodyFile: bodyFile((l.seq as number) + shift) } : {}) })),

@@ -1,6 +1,6 @@
 // Seed 003 on real releases: the two cells the bug report's facts pin down, each a short run (≈6 s plus a first fetch).
 import { describe, expect, it } from "vitest";
-import { E2E_TIMEOUT_MS, judged, runOnRelease } from "../e2e-run.ts";
+import { E2E_TIMEOUT_MS, runOnRelease, verdictMessage } from "../e2e-run.ts";
 
 const SCENARIO = "hook-task-notification-prompt";
 
@@ -13,8 +13,8 @@ describe(`${SCENARIO} on real releases`, { timeout: E2E_TIMEOUT_MS }, () => {
   it.each(CELLS)("$version when=$when is RED: a hook sees the notification as a typed prompt", async ({ version, when, findings }) => {
     const run = await runOnRelease(SCENARIO, version, { when });
     const { record } = run;
-    const result = record.result;
-    expect(result.verdict, judged(run)).toBe("RED");
+    const { result } = record;
+    expect(result.verdict, verdictMessage(run)).toBe("RED");
     expect(result.findings.map((f) => f.id)).toEqual(findings);
     expect(result.notes).toContainEqual(expect.stringMatching(/^ {2}UserPromptSubmit +2× {2}median/));
     // Hook capture must not slow the session down visibly.

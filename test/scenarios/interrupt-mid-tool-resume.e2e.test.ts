@@ -2,36 +2,40 @@
 // Both ends of the releases that erase the call after SIGKILL (1.0.128, 2.1.234), the first measured one that keeps
 // it (2.1.332), the interrupt control request (keeps it on 2.1.234 too), and a fault run: no request is rejected.
 import { describe, expect, it } from "vitest";
-import { E2E_TIMEOUT_MS, judged, runOnRelease } from "../e2e-run.ts";
+import { E2E_TIMEOUT_MS, runOnRelease, verdictMessage } from "../e2e-run.ts";
 
 const SCENARIO = "interrupt-mid-tool-resume";
 const ids = (findings: { id: string }[]) => findings.map((f) => f.id);
 
 describe(SCENARIO, { timeout: E2E_TIMEOUT_MS }, () => {
   it.each(["1.0.128", "2.1.234"])("%s after SIGKILL: the resumed request conforms, with no trace of the call", async (version) => {
-    const { record } = await runOnRelease(SCENARIO, version, { how: "sigkill" });
-    expect(record.result.verdict, judged({ record })).toBe("GREEN");
+    const run = await runOnRelease(SCENARIO, version, { how: "sigkill" });
+    const { record } = run;
+    expect(record.result.verdict, verdictMessage(run)).toBe("GREEN");
     expect(ids(record.result.findings)).toEqual(["interrupted-call-erased"]);
     expect(record.result.findings[0]!.detail.join("\n")).toMatch(/assistant: text "No response requested\."/);
   });
 
   it("2.1.332 after SIGKILL: keeps the tool_use, answered by a synthetic [Tool call interrupted…] result", async () => {
-    const { record } = await runOnRelease(SCENARIO, "2.1.332", { how: "sigkill" });
-    expect(record.result.verdict, judged({ record })).toBe("GREEN");
+    const run = await runOnRelease(SCENARIO, "2.1.332", { how: "sigkill" });
+    const { record } = run;
+    expect(record.result.verdict, verdictMessage(run)).toBe("GREEN");
     expect(record.result.findings).toEqual([]);
     expect(record.result.notes.join("\n")).toMatch(/kept: tool_use \S+ at messages\[1\], answered by tool_result "\[Tool call interrupted/);
   });
 
   it("2.1.234 after the interrupt control request: keeps the call with the rejected-tool-use result", async () => {
-    const { record } = await runOnRelease(SCENARIO, "2.1.234", { how: "interrupt" });
-    expect(record.result.verdict, judged({ record })).toBe("GREEN");
+    const run = await runOnRelease(SCENARIO, "2.1.234", { how: "interrupt" });
+    const { record } = run;
+    expect(record.result.verdict, verdictMessage(run)).toBe("GREEN");
     expect(record.result.findings).toEqual([]);
     expect(record.result.notes.join("\n")).toMatch(/kept: .* answered by tool_result "The user doesn't want to proceed/);
   });
 
   it("2.1.332 with the stream cut mid tool_use: the retry and the resumed request both conform", async () => {
-    const { record } = await runOnRelease(SCENARIO, "2.1.332", { fault: "cut-mid-tool-use" });
-    expect(record.result.verdict, judged({ record })).toBe("GREEN");
+    const run = await runOnRelease(SCENARIO, "2.1.332", { fault: "cut-mid-tool-use" });
+    const { record } = run;
+    expect(record.result.verdict, verdictMessage(run)).toBe("GREEN");
     expect(ids(record.result.findings)).not.toContain("request-rejected-by-api");
     expect(record.result.notes.join("\n")).toMatch(/got the fault "drop after 4 events"; the next request, \d+ \(step 0, 1 messages\), conforms/);
   });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { auditCache } from "../../checker/cache-audit.ts";
 import { loadRecordings } from "../../harness/recordings.ts";
-import { E2E_TIMEOUT_MS, judged, runOnRelease } from "../e2e-run.ts";
+import { E2E_TIMEOUT_MS, runOnRelease, verdictMessage } from "../e2e-run.ts";
 
 const SCENARIO = "print-resume-cache-reuse";
 
@@ -21,7 +21,7 @@ describe(SCENARIO, { timeout: E2E_TIMEOUT_MS }, () => {
   it("is RED on 2.1.69: every resumed turn reads the cache only up to the system prompt", async () => {
     const run = await runOnRelease(SCENARIO, "2.1.69", { tool: false });
     expect(run.record.harnessError).toBeNull();
-    expect(run.record.result?.verdict, judged(run)).toBe("RED");
+    expect(run.record.result?.verdict, verdictMessage(run)).toBe("RED");
     expect(run.record.result?.findings.filter((f) => f.id === "resume-reads-less-than-readable")).toHaveLength(2);
     const reads = resumedReads(run.runDir);
     expect(reads.map((r) => [r.kind, r.readEnd])).toEqual([
@@ -40,13 +40,13 @@ describe(SCENARIO, { timeout: E2E_TIMEOUT_MS }, () => {
   ])("on %s is %s at the boundary of the fix", async (release, verdict) => {
     const run = await runOnRelease(SCENARIO, release);
     expect(run.record.harnessError).toBeNull();
-    expect(run.record.result?.verdict, judged(run)).toBe(verdict);
+    expect(run.record.result?.verdict, verdictMessage(run)).toBe(verdict);
   });
 
   it("is GREEN on 2.1.332 with the prompts on stdin: each resumed turn reads all the previous one wrote", async () => {
     const run = await runOnRelease(SCENARIO, "2.1.332", { tool: false, prompt: "stdin" });
     expect(run.record.harnessError).toBeNull();
-    expect(run.record.result?.verdict, judged(run)).toBe("GREEN");
+    expect(run.record.result?.verdict, verdictMessage(run)).toBe("GREEN");
     const reads = resumedReads(run.runDir);
     expect(reads).toHaveLength(2);
     for (const r of reads) expect(r.read).toBe(r.beforeWrote);

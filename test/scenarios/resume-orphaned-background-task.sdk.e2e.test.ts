@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { E2E_TIMEOUT_MS, judged, runOnRelease } from "../e2e-run.ts";
+import { E2E_TIMEOUT_MS, runOnRelease, verdictMessage } from "../e2e-run.ts";
 
 const SCENARIO = "resume-orphaned-background-task";
 const CLI = "2.1.234";
@@ -18,11 +18,12 @@ const sdkSummary = (runDir: string, session: string) =>
 
 describe(`${SCENARIO} through Agent SDK ${SDK} on ${CLI}`, { timeout: E2E_TIMEOUT_MS }, () => {
   it("is RED: the resumed session settles the pushed prompt with a zero-work task-notification result first", async () => {
-    const { runDir, record } = await runOnRelease(SCENARIO, CLI, {}, drive);
+    const run = await runOnRelease(SCENARIO, CLI, {}, drive);
+    const { runDir, record } = run;
     expect(record.driver).toBe("sdk");
     expect(record.claude.reportedVersion).toBe(CLI);
     expect(record.sdk).toMatchObject({ requested: SDK, version: SDK });
-    expect(record.result.verdict, judged({ record })).toBe("RED");
+    expect(record.result.verdict, verdictMessage(run)).toBe("RED");
     const extra = record.result.findings.find((f) => f.id === "prompt-settled-by-extra-result");
     expect(extra?.data).toMatchObject({ origin: "task-notification", numTurns: 0 });
     // Phase 2 resumed phase 1's session id; phase 1 was ended by the graceful close, not a signal from us.
@@ -37,10 +38,11 @@ describe(`${SCENARIO} through Agent SDK ${SDK} on ${CLI}`, { timeout: E2E_TIMEOU
   });
 
   it("is GREEN in the control variant without a background task", async () => {
-    const { record } = await runOnRelease(SCENARIO, CLI, { background: false }, drive);
+    const run = await runOnRelease(SCENARIO, CLI, { background: false }, drive);
+    const { record } = run;
     expect(record.sdk).toMatchObject({ requested: SDK, version: SDK });
     expect(record.claude.reportedVersion).toBe(CLI);
-    expect(record.result.verdict, judged({ record })).toBe("GREEN");
+    expect(record.result.verdict, verdictMessage(run)).toBe("GREEN");
     expect(record.result.findings.filter((f) => f.red)).toEqual([]);
   });
 });

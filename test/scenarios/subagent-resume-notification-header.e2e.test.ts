@@ -4,14 +4,15 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkRecordedRun } from "../../pipeline/check-recorded-run.ts";
-import { E2E_TIMEOUT_MS, judged, runOnRelease } from "../e2e-run.ts";
+import { E2E_TIMEOUT_MS, runOnRelease, verdictMessage } from "../e2e-run.ts";
 
 const SCENARIO = "subagent-resume-notification-header";
 
 describe(`${SCENARIO} on real releases`, { timeout: E2E_TIMEOUT_MS }, () => {
   it("2.1.281 is RED: the absorbed notification's header changes across the subagent's resume", async () => {
-    const { record } = await runOnRelease(SCENARIO, "2.1.281");
-    expect(record.result?.verdict, judged({ record })).toBe("RED");
+    const run = await runOnRelease(SCENARIO, "2.1.281");
+    const { record } = run;
+    expect(record.result?.verdict, verdictMessage(run)).toBe("RED");
     const changed = record.result!.findings.find((f) => f.id === "notification-changed");
     expect(changed?.detail.join("\n")).toMatch(/system-notification-preamble .* → non-user-source .*delta 446/);
     expect(record.outbound.attempts).toBe(0);
@@ -23,22 +24,25 @@ describe(`${SCENARIO} on real releases`, { timeout: E2E_TIMEOUT_MS }, () => {
   });
 
   it("2.1.251 is RED: the absorbed notification is dropped across the resume", async () => {
-    const { record } = await runOnRelease(SCENARIO, "2.1.251");
-    expect(record.result?.verdict, judged({ record })).toBe("RED");
+    const run = await runOnRelease(SCENARIO, "2.1.251");
+    const { record } = run;
+    expect(record.result?.verdict, verdictMessage(run)).toBe("RED");
     expect(record.result!.findings.map((f) => f.id)).toContain("notification-dropped");
   });
 
   it("2.1.281 woken by SendMessage is RED the same way: the header flips in place, held back until the subagent is idle", async () => {
-    const { record } = await runOnRelease(SCENARIO, "2.1.281", { resumeBy: "send-message" });
-    expect(record.result?.verdict, judged({ record })).toBe("RED");
+    const run = await runOnRelease(SCENARIO, "2.1.281", { resumeBy: "send-message" });
+    const { record } = run;
+    expect(record.result?.verdict, verdictMessage(run)).toBe("RED");
     expect(record.result!.findings.filter((f) => f.red).map((f) => f.id)).toEqual(["notification-changed"]);
     // The run records the script it ran, the held-back SendMessage reply included.
     expect(JSON.stringify(record.mock.script)).toContain('"delayMs":1000');
   });
 
   it("2.1.332 is GREEN, and a copied run directory gives the same verdict", async () => {
-    const { record, runDir } = await runOnRelease(SCENARIO, "2.1.332");
-    expect(record.result?.verdict, judged({ record })).toBe("GREEN");
+    const run = await runOnRelease(SCENARIO, "2.1.332");
+    const { record, runDir } = run;
+    expect(record.result?.verdict, verdictMessage(run)).toBe("GREEN");
     expect(record.result?.notes.join("\n")).toMatch(/1 notification compared/);
     const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-copy-")), "run");
     fs.cpSync(runDir, copy, { recursive: true });
