@@ -1,6 +1,6 @@
 // The run's recordings while it is still going: sessions in memory, request and hook logs re-read when they grow.
 import fs from "node:fs";
-import { loadHooks, loadRequestLog, type HookRecord, type Recordings, type SessionRecording } from "./recordings.ts";
+import { emptyWorkdir, loadHooks, loadRequestLog, type HookRecord, type WorkdirRecord, type Recordings, type SessionRecording } from "./recordings.ts";
 import path from "node:path";
 import { REQUEST_INDEX_FILE } from "../mock-api/log-entry.ts";
 import { runLayout } from "./run-layout.ts";
@@ -12,6 +12,7 @@ export class LiveRecordings implements Recordings {
   requests: Recordings["requests"] = [];
   responseEnds: Recordings["responseEnds"] = new Map();
   hooks: HookRecord[] = [];
+  workdir: WorkdirRecord = emptyWorkdir();
   body: Recordings["body"] = () => {
     throw new Error("no request recorded yet");
   };

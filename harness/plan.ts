@@ -14,13 +14,15 @@ export type StopHow = "stdin" | "sigterm" | "sigkill" | "abort" | "close-then-ab
 export type SessionDriver = "headless" | "sdk";
 
 export type Step =
-  // Start a `-p` stream-json session. `resume` names an earlier session of this run whose session id is resumed.
-  | { kind: "start"; session: string; resume?: string; extraArgs?: string[] }
+  // Start a `-p` stream-json session. `resume` names an earlier session of this run whose session id is resumed;
+  // `continueLatest` adds `--continue` (the CLI picks the session); `fork` adds `--fork-session` to either.
+  // `extraArgs` go after the harness's own flags.
+  | { kind: "start"; session: string; resume?: string; continueLatest?: boolean; fork?: boolean; extraArgs?: string[] }
   | { kind: "send"; session: string; message: StdinMessage }
   // One `claude -p` turn run to its exit (`--output-format stream-json --verbose`), the prompt given as the argument or
   // on stdin (then stdin is closed); recorded as a session like the others. `resume` as for "start". Fails the run when
   // the process is still running after timeoutMs (it is killed then).
-  | { kind: "print"; session: string; prompt: string; via?: "arg" | "stdin"; resume?: string; timeoutMs: number }
+  | { kind: "print"; session: string; prompt: string; via?: "arg" | "stdin"; resume?: string; continueLatest?: boolean; fork?: boolean; extraArgs?: string[]; timeoutMs: number }
   // Wait until the predicate holds on what the run recorded so far; fails the run (ERROR) when timeoutMs passes,
   // unless `onTimeout: "inconclusive"`, which ends the run and lets the checker say what was not reached.
   | {
@@ -85,7 +87,39 @@ export interface CommandOutput {
 export interface HookCapture {
   // Hook events to register: explicit names, or "all" = every event the release under test reports knowing.
   events: string[] | "all";
+  // Hooks that answer: each rule's command records the payload as the recorder does and then answers. A rule's event
+  // is registered even when `events` does not name it.
+  answers?: HookAnswerRule[];
+  // Where the hook entries are declared: the user settings.json of the run's config dir (default), the project's
+  // `.claude/settings.json` in the working directory, or a `--settings <file>` flag on every session.
+  source?: HookSource;
 }
+
+export type HookSource = "user" | "project" | "flag";
+
+// One hook that answers: for `event` (and the tool-name `matcher` of tool events, "*" when absent), its replies by
+// call index (0 = the first call of this rule); calls past the list get the last reply.
+export interface HookAnswerRule {
+  event: string;
+  matcher?: string;
+  replies: HookReply[];
+}
+
+// What a hook command does when called: print `stdout` (a JSON decision, or context), `stderr`, and exit.
+export interface HookReply {
+  exitCode: number;
+  stdout?: string;
+  stderr?: string;
+}
+
+// The permissions every session of a run gets: "bypass" (--dangerously-skip-permissions, or --allowedTools where a
+// release refuses it as root), or the release's own permission handling with a mode and the rules the scenario lists.
+export type PermissionPlan =
+  | "bypass"
+  | { mode: "default" | "acceptEdits" | "dontAsk" | "plan"; allow?: string[]; deny?: string[] };
+
+// The setting sources every session reads (`--setting-sources`), where the release has the flag.
+export type SettingSource = "user" | "project" | "local";
 
 // Where the scenario came from, so the run directory alone can judge it again: a built-in by name, or a file whose
 // source the harness copies into the run directory.
@@ -106,4 +140,8 @@ export interface RunPlan {
   source?: ScenarioSource;
   // How "start" steps run their sessions; headless when absent. "sdk" needs RecordOptions.sdk.
   driver?: SessionDriver;
+  // "bypass" when absent.
+  permissions?: PermissionPlan;
+  // ["user"] when absent.
+  settingSources?: SettingSource[];
 }

@@ -66,6 +66,40 @@ export interface HookRecord {
   // The payload's raw text and, when it parses, its JSON value (null otherwise).
   raw: string;
   payload: unknown;
+  // What the hook answered on this call, when it was one of the scenario's answering hooks; null for a hook that
+  // only recorded.
+  answer: HookAnswerRecord | null;
+}
+
+// One answering hook's call: which rule (index in the plan's `answers`), its call index within that rule, and what it
+// printed and exited with, byte-exact.
+export interface HookAnswerRecord {
+  rule: number;
+  call: number;
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+// One file of the working directory: its path relative to it (with "/"), size, sha256, and its text when it is a
+// small UTF-8 file (up to WORKDIR_TEXT_LIMIT bytes; null otherwise).
+export interface WorkdirFile {
+  path: string;
+  size: number;
+  sha256: string;
+  text: string | null;
+}
+
+// What the working directory held at one moment (the `.git` the harness made is left out).
+export interface WorkdirSnapshot {
+  t: number;
+  files: WorkdirFile[];
+}
+
+// Snapshots of the working directory: after each session's process ended, by session label, and at the run's end.
+export interface WorkdirRecord {
+  afterSession: Record<string, WorkdirSnapshot>;
+  atEnd: WorkdirSnapshot | null;
 }
 
 export interface Recordings {
@@ -75,6 +109,8 @@ export interface Recordings {
   requests: RequestEntry[];
   responseEnds: Map<number, ResponseEndEntry>;
   hooks: HookRecord[];
+  // The working directory's snapshots; empty for runs recorded before they were kept.
+  workdir: WorkdirRecord;
   // Until when the run was watching (the end of its last step): an absence is judged over this whole span, not only
   // up to the last thing recorded. Absent live (the run is still watching) and for directories without run.json.
   observedUntil?: number;
@@ -130,7 +166,7 @@ export function loadHooks(runDir: string): HookRecord[] {
       } catch {
         // An unparseable payload is kept as raw text; the checker reports what it needs.
       }
-      return { t: entry.t, event: entry.event, durationMs: entry.durationMs, raw, payload };
+      return { t: entry.t, event: entry.event, durationMs: entry.durationMs, raw, payload, answer: null };
     })
     .sort((a, b) => a.t - b.t);
 }
@@ -158,5 +194,8 @@ export function loadRecordings(runDir: string): Recordings {
   const hooks = loadHooks(runDir);
   const steps = fs.existsSync(run.runJson) ? readRunRecord(run.runJson).steps : [];
   const observedUntil = steps.length > 0 ? Math.max(...steps.map((step) => step.endedAt)) : undefined;
-  return { runDir, sessions, hooks, ...(observedUntil === undefined ? {} : { observedUntil }), ...loadRequestLog(run.mockLog) };
+  return { runDir, sessions, hooks, workdir: emptyWorkdir(), ...(observedUntil === undefined ? {} : { observedUntil }), ...loadRequestLog(run.mockLog) };
 }
+
+// The working directory's record before anything was snapshotted.
+export const emptyWorkdir = (): WorkdirRecord => ({ afterSession: {}, atEnd: null });

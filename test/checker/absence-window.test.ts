@@ -112,7 +112,7 @@ describe("absenceWindow and recordedUntil on hand-built recordings", () => {
   it("ends the recording at the latest of requests, response ends, hooks, stdout, stdin and process ends", () => {
     const base = { requests: [request(1, 100)], responseEnds: new Map([[1, { kind: "response-end" as const, seq: 1, endedAt: 200, outcome: "complete" as const }]]) };
     expect(recordedUntil(base)).toBe(200);
-    expect(recordedUntil({ ...base, hooks: [{ t: 300, event: "Stop", durationMs: 1, raw: "", payload: null }] })).toBe(300);
+    expect(recordedUntil({ ...base, hooks: [{ t: 300, event: "Stop", durationMs: 1, raw: "", payload: null, answer: null }] })).toBe(300);
     expect(recordedUntil({ ...base, sessions: [session(0, 400)] })).toBe(400);
     expect(recordedUntil({ ...base, sessions: [session(0, null, { stdin: [{ t: 500, raw: "" }] })] })).toBe(500);
     expect(recordedUntil({ ...base, sessions: [session(0, null, { stdout: [{ line: 0, t: 600, raw: "", event: null }] })] })).toBe(600);

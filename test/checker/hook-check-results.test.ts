@@ -44,7 +44,7 @@ function backgroundRun(taskIds: string[]): Recordings {
   ];
   const rec = fakeRecordings([]);
   rec.sessions = [session("s1", steps)];
-  rec.hooks = [{ t: 50, event: "UserPromptSubmit", durationMs: 1, raw: "", payload: { session_id: "s", prompt_id: "p1", prompt: "start the background tasks" } }];
+  rec.hooks = [{ t: 50, event: "UserPromptSubmit", durationMs: 1, raw: "", payload: { session_id: "s", prompt_id: "p1", prompt: "start the background tasks" }, answer: null }];
   return rec;
 }
 
@@ -82,7 +82,7 @@ describe("why a run did not reach the point the hook check judges", () => {
   // The run ended too soon to call the notification lost, and a payload could not be read either: both are said.
   it("every reason it could not judge, when a notification is missing too early to call it lost", () => {
     const rec = lostNotification(false);
-    rec.hooks.push({ t: rec.hooks.at(-1)!.t + 1, event: "UserPromptSubmit", durationMs: 1, raw: "{trunc", payload: null });
+    rec.hooks.push({ t: rec.hooks.at(-1)!.t + 1, event: "UserPromptSubmit", durationMs: 1, raw: "{trunc", payload: null, answer: null });
     expect(check(rec).reached).toEqual({
       ok: false,
       reason:
@@ -97,7 +97,7 @@ describe("why a run did not reach the point the hook check judges", () => {
     const rec = recorded("2.1.234-mid-turn");
     const [typed] = promptSubmits(rec.hooks, rec.sessions).map((s) => s.hook);
     addPrompt(rec, typed!, typed!.t - 1, "continue");
-    rec.hooks.push({ t: rec.hooks.at(-1)!.t + 1, event: "UserPromptSubmit", durationMs: 1, raw: "{trunc", payload: null });
+    rec.hooks.push({ t: rec.hooks.at(-1)!.t + 1, event: "UserPromptSubmit", durationMs: 1, raw: "{trunc", payload: null, answer: null });
     const { reached, findings } = check(rec, { streams: ["main"] });
     expect(findings).toEqual([]);
     expect(reached).toEqual({
@@ -196,7 +196,7 @@ describe("pushed prompts and the hooks that count", () => {
 
   // A hook of another event whose payload happens to carry a prompt string is no prompt submission.
   it("reads only UserPromptSubmit hooks as prompt submissions", () => {
-    const hooks: HookRecord[] = [{ t: 1, event: "SubagentStart", durationMs: 1, raw: "", payload: { session_id: "s", prompt: "one" } }];
+    const hooks: HookRecord[] = [{ t: 1, event: "SubagentStart", durationMs: 1, raw: "", payload: { session_id: "s", prompt: "one" }, answer: null }];
     expect(promptSubmits(hooks, [session("s1", [{ t: 0, push: "one" }])])).toEqual([]);
   });
 });

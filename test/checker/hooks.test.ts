@@ -60,7 +60,7 @@ describe("distinguishingMarkers", () => {
 
 describe("hook timings", () => {
   it("gives the median and max per event, and for all calls first", () => {
-    const hook = (event: string, durationMs: number | null): HookRecord => ({ t: 0, event, durationMs, raw: "", payload: null });
+    const hook = (event: string, durationMs: number | null): HookRecord => ({ t: 0, event, durationMs, raw: "", payload: null, answer: null });
     const timings = hookTimings([hook("Stop", 1), hook("PreToolUse", 4), hook("Stop", 3), hook("Stop", 8), hook("PreToolUse", null)]);
     expect(timings).toEqual([
       { event: "all", calls: 5, medianMs: 3.5, maxMs: 8 },
@@ -144,7 +144,7 @@ describe("seed 003 replayed: 2.1.234", () => {
 
   it("is not GREEN when a UserPromptSubmit payload cannot be read (an unparseable payload added in memory)", () => {
     const rec = recorded("2.1.234-mid-turn");
-    rec.hooks.push({ t: rec.hooks.at(-1)!.t + 1, event: "UserPromptSubmit", durationMs: 1, raw: "{trunc", payload: null });
+    rec.hooks.push({ t: rec.hooks.at(-1)!.t + 1, event: "UserPromptSubmit", durationMs: 1, raw: "{trunc", payload: null, answer: null });
     const result = check(rec, "mid-turn");
     expect(result.verdict).toBe("INCONCLUSIVE");
     expect(result.reason).toBe("1 UserPromptSubmit payload(s) are not JSON objects with a prompt string");
