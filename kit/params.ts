@@ -1,11 +1,25 @@
-// Parameter types that accept both typed values (configs) and the strings `--param key=value` gives.
+// Parameter types that accept both typed values (configs) and the strings `--param key=value` gives, each with an
+// options object; the old positional forms still work for one release, with a warning.
 import { z } from "zod";
+import { deprecated } from "./deprecated.ts";
 
-export function choice<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) {
+/**
+ * One of a list of words; `--param how=sigterm`.
+ *
+ * @example how: choice(["sigkill", "sigterm"], { default: "sigkill" })
+ */
+export function choice<const T extends readonly [string, ...string[]]>(values: T, options: { default: T[number] }) {
+  const fallback = typeof options === "string" ? (deprecated("choice(values, fallback)", "choice(values, { default })"), options as T[number]) : options.default;
   return z.enum(values, { error: () => `expected one of ${values.join(" | ")}` }).default(fallback);
 }
 
-export function flag(fallback: boolean) {
+/**
+ * true or false; `--param background=false`.
+ *
+ * @example background: flag({ default: true })
+ */
+export function flag(options: { default: boolean }) {
+  const fallback = typeof options === "boolean" ? (deprecated("flag(fallback)", "flag({ default })"), options as boolean) : options.default;
   return z
     .union([z.boolean(), z.enum(["true", "false"]).transform((value) => value === "true")], {
       error: () => "expected true or false",
@@ -13,7 +27,13 @@ export function flag(fallback: boolean) {
     .default(fallback);
 }
 
-export function milliseconds(fallback: number, max = 600_000) {
+/**
+ * A whole number of milliseconds from 0 to `max` (default 600 000).
+ *
+ * @example grace: milliseconds({ default: 4000, max: 60_000 })
+ */
+export function milliseconds(options: { default: number; max?: number }, legacyMax?: number) {
+  const { default: fallback, max = 600_000 } = typeof options === "number" ? (deprecated("milliseconds(fallback, max)", "milliseconds({ default, max })"), { default: options as number, max: legacyMax }) : options;
   return z.coerce
     .number({ error: () => "expected a number of milliseconds" })
     .int("expected a whole number of milliseconds")
@@ -22,7 +42,14 @@ export function milliseconds(fallback: number, max = 600_000) {
     .default(fallback);
 }
 
-export function count(fallback: number, min: number, max: number) {
+/**
+ * A whole number from `min` to `max`.
+ *
+ * @example maxTurns: count({ default: 2, min: 1, max: 50 })
+ */
+export function count(options: { default: number; min: number; max: number }, legacyMin?: number, legacyMax?: number) {
+  const { default: fallback, min, max } =
+    typeof options === "number" ? (deprecated("count(fallback, min, max)", "count({ default, min, max })"), { default: options as number, min: legacyMin ?? 0, max: legacyMax ?? Number.MAX_SAFE_INTEGER }) : options;
   return z.coerce
     .number({ error: () => "expected a whole number" })
     .int("expected a whole number")

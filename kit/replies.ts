@@ -2,21 +2,45 @@
 import type { z } from "zod";
 import type { replySchema } from "../mock-api/script.ts";
 
+/** One reply the mock plays: content blocks, and optionally a stop reason, usage, a delay or a fault. */
 export type ReplyInput = z.input<typeof replySchema>;
 
+/**
+ * A reply of one text block.
+ *
+ * @example text("done")
+ */
 export const text = (value: string): ReplyInput => ({ content: [{ type: "text", text: value }] });
 
+/**
+ * A reply that calls a tool; a list of names uses whichever the request offers (a tool renamed across releases).
+ *
+ * @example toolCall("Write", { file_path: "out.txt", content: "x" })
+ */
 export const toolCall = (name: string | string[], input: Record<string, unknown>): ReplyInput => ({
   content: [{ type: "tool_use", name, input }],
 });
 
+/**
+ * A Bash tool call, in the foreground or with `run_in_background: true`.
+ *
+ * @example bash("echo hi > out.txt", "write a file")
+ */
 export const bash = (command: string, description: string, options: { background?: boolean } = {}): ReplyInput =>
   toolCall("Bash", options.background ? { command, description, run_in_background: true } : { command, description });
 
-/** A foreground wait that is not a bare `sleep`: recent releases refuse a long bare sleep as a foreground call. */
+/**
+ * A shell command that waits `ms` without being a bare `sleep` (recent releases refuse a long bare sleep in the foreground).
+ *
+ * @example bash(nodeWait(4000), "wait 4 s")
+ */
 export const nodeWait = (ms: number) => `node -e "setTimeout(() => {}, ${ms})"`;
 
-/** A thinking block before the reply's other content (text, tool calls): `thinking("plan it", text("done"))`. */
+/**
+ * A thinking block before the reply's other content (text, tool calls).
+ *
+ * @example thinking("plan it", text("done"))
+ */
 export const thinking = (thought: string, then: ReplyInput = { content: [] }): ReplyInput => ({
   ...then,
   content: [{ type: "thinking", thinking: thought }, ...(then.content ?? [])],
@@ -25,6 +49,8 @@ export const thinking = (thought: string, then: ReplyInput = { content: [] }): R
 /**
  * Launch a subagent: the Agent tool (Task on older releases, whichever the request offers). Its own requests have
  * `prompt` as their first user message, so put a marker in it and give the subagent a stream of its own.
+ *
+ * @example subagent("SUB_MARKER count to 3", "worker", { background: true })
  */
 export const subagent = (prompt: string, description: string, options: { background?: boolean; type?: string } = {}): ReplyInput =>
   toolCall(["Agent", "Task"], {

@@ -1,11 +1,18 @@
-// What a scenario is: data (mock script, steps, parameters, what is known per release) plus its pure check.
+// What a scenario is: data (mock script, sessions, steps, hooks, permissions, what is known per release) plus a pure
+// check. defineScenario() turns what an author writes into the one shape the pipeline runs, applying the verdict rules
+// to what the check found, so no scenario file judges.
 import { z } from "zod";
-import type { CheckResult, Verdict } from "../core/verdict.ts";
-import type { HookCapture, Step } from "../harness/plan.ts";
+import { findingSchema, judge, type CheckResult, type Reached, type Verdict } from "../core/verdict.ts";
+import type { CheckFinding } from "./findings.ts";
+import type { HookCapture, PermissionPlan, SettingSource, Step as RawStep } from "../harness/plan.ts";
 import type { Recordings } from "../harness/recordings.ts";
 import type { MockScriptInput } from "../mock-api/script.ts";
 import { API_FINDINGS, type ApiFindingId } from "../checker/api-conformance.ts";
 import { CAPABILITIES, type Need } from "../releases/capabilities.ts";
+import { hookCapture, type HooksDeclaration } from "./hooks.ts";
+import { deprecated } from "./deprecated.ts";
+import type { Session } from "./session.ts";
+import { flattenSteps, type Steps } from "./steps.ts";
 
 /**
  * A verdict a release can be known to give; ERROR is a harness failure, never a property of a release, and
@@ -13,6 +20,11 @@ import { CAPABILITIES, type Need } from "../releases/capabilities.ts";
  */
 export type KnownVerdict = Exclude<Verdict, "ERROR" | "UNSUPPORTED">;
 
+/**
+ * What is known of a range of releases: the verdict it gives, with what was seen. The nightly's ledger starts from it.
+ *
+ * @example { versions: ">=2.1.284", verdict: "GREEN", note: "fixed in 2.1.284 (bisected)" }
+ */
 export interface KnownState<F extends string = string> {
   /** A semver range of releases. */
   versions: string;
@@ -24,23 +36,54 @@ export interface KnownState<F extends string = string> {
   finding?: F;
   /** What was seen, in words; reports and the nightly ledger show it. */
   note: string;
-  // The driver the entry was measured with; every driver when absent.
+  /** The driver the entry was measured with; every driver when absent. */
   driver?: Driver;
 }
 
 type ParamsSchema = z.ZodType<Record<string, unknown>>;
 
-// How the run drives claude: `-p` stream-json (headless), the Agent SDK's query() in a child process (sdk), or the
-// interactive UI in a pseudo-terminal (terminal).
+/**
+ * How the run drives claude: `-p` stream-json (headless), the Agent SDK's query() in a child process (sdk), or the
+ * interactive UI in a pseudo-terminal (terminal).
+ */
 export const DRIVERS = ["headless", "sdk", "terminal"] as const;
+/** One of DRIVERS. */
 export type Driver = (typeof DRIVERS)[number];
 
-// What a scenario's steps may depend on besides its parameters.
+/** What a scenario's steps may depend on besides its parameters: the driver the run uses. */
 export interface StepContext {
   driver: Driver;
 }
 
-export interface Scenario<P extends ParamsSchema = ParamsSchema, F extends string = string> {
+/**
+ * What a check returns: whether the run reached the point the scenario tests, what it found, and what it compared.
+ * The verdict follows from it by one rule: a red finding is RED; else not reached is INCONCLUSIVE; else GREEN.
+ */
+export interface CheckOutput {
+  reached: Reached;
+  findings: readonly CheckFinding[];
+  notes?: readonly string[];
+}
+
+/** What every session of a run shares and is given; see the kit's documentation in README "Reproduce your own bug". */
+export interface SessionEnvironment {
+  /**
+   * "bypass" (default): `--dangerously-skip-permissions` (or `--allowedTools` on releases that refuse it as root).
+   * Otherwise the release's own permission handling, with `--permission-mode` and the rules listed here.
+   */
+  permissions?: PermissionPlan;
+  /** The `--setting-sources` every session reads; default `["user"]` (the run's own settings only). */
+  settingSources?: SettingSource[];
+  /** Names of variables to pass from the caller's environment; nothing else of it reaches the binary. */
+  passEnv?: string[];
+}
+
+/**
+ * A scenario as its file writes it. `S` is the union of its sessions' names, so steps name only declared sessions.
+ *
+ * @example export default defineScenario({ name: "my-bug", summary: "…", source: "…", findings: ["lost"], sessions: [s1], mockScript, steps, check });
+ */
+export interface ScenarioDefinition<P extends ParamsSchema, F extends string, S extends string> extends SessionEnvironment {
   /** Lower-case words joined by dashes; a built-in's file is named after it. */
   name: string;
   /** One sentence: the behaviour that should hold (GREEN) and that the bug breaks. */
@@ -49,105 +92,201 @@ export interface Scenario<P extends ParamsSchema = ParamsSchema, F extends strin
   source: string;
   /** The upstream report's address, where there is one; reports link to it. */
   link?: string;
-  /** The parameters, as a zod schema that accepts `{}` (every field has a default); `--param key=value` sets them. */
-  params: P;
-  /**
-   * The finding ids this scenario's check can report as RED (and informational ones `known` names); `known` may name
-   * only these and API_FINDINGS, which the pipeline adds to every scenario's result.
-   */
+  /** The parameters, as a zod schema that accepts `{}` (every field has a default); `--param key=value` sets them. Default: none. */
+  params?: P;
+  /** The finding ids this check reports as RED (and informational ones `known` names). */
   findings: readonly F[];
+  /** The sessions the steps start and drive, as `session("s1")` handles. */
+  sessions?: readonly Session<S>[];
   /** What the fake Messages API answers: usually `conversation({ main: { marker, replies: [...] } })`. */
   mockScript(params: z.output<P>): MockScriptInput;
-  /** Hook events to register and record (payloads byte-exact): a list of names, or "all" the release knows. */
-  hooks?: HookCapture;
-  /** Names of variables to pass from the caller's environment; nothing else of it reaches the binary. */
-  passEnv?: string[];
-  /**
-   * What the driver does, in order; a step's own timeout bounds every wait. `context` is absent where steps are read
-   * without a run (tests, the driver derivation): headless is meant.
-   */
-  steps(params: z.output<P>, context?: StepContext): Step[];
-  /**
-   * The drivers this scenario's steps are written for, the first being the default; when absent, derived by
-   * scenarioDrivers() from the steps (a terminal step: ["terminal"], else ["headless"]).
-   */
+  /** Hook events to record and hooks that answer. */
+  hooks?: HooksDeclaration;
+  /** What the driver does, in order; nested lists are fine. `context` tells the driver of the run. */
+  steps(params: z.output<P>, context: StepContext): Steps<NoInfer<S>>;
+  /** The drivers the steps are written for, the first being the default; derived from the steps when absent. */
   drivers?: readonly Driver[];
-  /** Pure: the recordings in, the verdict out. Must not report GREEN when the run did not reach its point. */
+  /** Pure: the recordings in, what was reached and found out. Must not call a run reached that missed its point. */
+  check(rec: Recordings, params: z.output<P>): CheckOutput;
+  /** What is known per release; a nightly's ledger starts from it. Default: nothing. */
+  known?: KnownState<NoInfer<F> | ApiFindingId>[];
+  /** Upper bound for the whole run in ms, on top of every step's own timeout. Default 180 s. */
+  timeoutMs?: number;
+  /** What the scenario needs from a release; a release that lacks one gets UNSUPPORTED without a run. */
+  needs?: readonly Need[] | ((params: z.output<P>) => readonly Need[]);
+}
+
+/** A defined scenario, as the pipeline runs it (what defineScenario returns). */
+export interface Scenario<P extends ParamsSchema = ParamsSchema, F extends string = string> extends SessionEnvironment {
+  name: string;
+  summary: string;
+  source: string;
+  link?: string;
+  params: P;
+  findings: readonly F[];
+  mockScript(params: z.output<P>): MockScriptInput;
+  hooks?: HookCapture;
+  /** The harness's steps, flattened. `context` is absent where steps are read without a run: headless is meant. */
+  steps(params: z.output<P>, context?: StepContext): RawStep[];
+  drivers?: readonly Driver[];
+  /** The verdict: the check's output judged by the verdict rules. */
   check(rec: Recordings, params: z.output<P>): CheckResult;
-  /** What is known per release; a nightly's ledger starts from it. */
-  known: KnownState<NoInfer<F> | ApiFindingId>[];
-  /** Upper bound for the whole run, as a safety net on top of every step's own timeout. */
+  known: KnownState<F | ApiFindingId>[];
   timeoutMs: number;
-  // What the scenario needs from a release (see `Need`): a release that lacks one gets UNSUPPORTED without a run.
-  // A function when the parameters decide (SendMessage only for resumeBy=send-message). Default: DEFAULT_NEEDS.
   needs?: readonly Need[] | ((params: z.output<P>) => readonly Need[]);
 }
 
 // What a scenario that does not say needs: a headless session driven over stream-json.
 export const DEFAULT_NEEDS: readonly Need[] = ["stream-json-input"];
+const DEFAULT_TIMEOUT_MS = 180_000;
 
 export function scenarioNeeds<P extends ParamsSchema>(scenario: Scenario<P>, params: z.output<P>): readonly Need[] {
   const needs = scenario.needs ?? DEFAULT_NEEDS;
   return typeof needs === "function" ? needs(params) : needs;
 }
 
-// The shape a scenario object must have, for files that come from outside the type checker (a plain .mjs file).
-const scenarioShape = z.object({
+const knownShape = z.object({
+  versions: z.string(),
+  params: z.record(z.string(), z.unknown()).optional(),
+  verdict: z.enum(["GREEN", "RED", "INCONCLUSIVE"], { error: () => "expected GREEN, RED or INCONCLUSIVE (ERROR is never known)" }),
+  finding: z.string().optional(),
+  note: z.string(),
+  driver: z.enum(DRIVERS).optional(),
+});
+
+// The shape a definition must have, for files that come from outside the type checker (a plain .mjs file).
+const definitionShape = z.object({
   name: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "use lower-case words joined by dashes, e.g. my-bug"),
   summary: z.string().min(1),
   source: z.string(),
   link: z.string().url().optional(),
-  params: z.custom<ParamsSchema>((value) => value instanceof z.ZodType, "must be a zod schema, e.g. z.strictObject({})"),
+  params: z.custom<ParamsSchema>((value) => value instanceof z.ZodType, "must be a zod schema, e.g. z.strictObject({})").optional(),
   findings: z.array(z.string()),
+  sessions: z.array(z.object({ name: z.string() }), { error: () => 'expected a list of session("name") handles' }).optional(),
   mockScript: z.function(),
   steps: z.function(),
   check: z.function(),
-  hooks: z.object({ events: z.union([z.array(z.string()), z.literal("all")]) }).optional(),
+  hooks: z.object({ events: z.union([z.array(z.string()), z.literal("all")]) }).or(z.looseObject({ record: z.union([z.array(z.string()), z.literal("all")]).optional(), answer: z.array(z.unknown()).optional(), source: z.enum(["user", "project", "flag"]).optional() })).optional(),
+  permissions: z.union([z.literal("bypass"), z.object({ mode: z.enum(["default", "acceptEdits", "dontAsk", "plan"]), allow: z.array(z.string()).optional(), deny: z.array(z.string()).optional() })]).optional(),
+  settingSources: z.array(z.enum(["user", "project", "local"])).min(1).optional(),
   passEnv: z.array(z.string()).optional(),
   drivers: z.array(z.enum(DRIVERS)).min(1).optional(),
-  known: z.array(
-    z.object({
-      versions: z.string(),
-      params: z.record(z.string(), z.unknown()).optional(),
-      verdict: z.enum(["GREEN", "RED", "INCONCLUSIVE"], { error: () => "expected GREEN, RED or INCONCLUSIVE (ERROR is never known)" }),
-      finding: z.string().optional(),
-      note: z.string(),
-      driver: z.enum(DRIVERS).optional(),
-    }),
-  ),
-  timeoutMs: z.number().int().positive(),
+  known: z.array(knownShape).optional(),
+  timeoutMs: z.number().int().positive().optional(),
   needs: z.union([z.array(z.enum(CAPABILITIES).or(z.string().regex(/^hook:[A-Za-z]+$/, "a capability or hook:EventName"))), z.function()]).optional(),
 });
 
+/** A scenario definition that is wrong: every problem, each naming its field. */
 export class ScenarioDefinitionError extends Error {
-  constructor(readonly problems: string[]) {
+  constructor(
+    readonly problems: string[],
+    /** What to do about them. */
+    readonly fix = "Fix those fields and run again",
+  ) {
     super(problems.join("; "));
     this.name = "ScenarioDefinitionError";
   }
 }
 
+/** Steps that name a session before a step started it, or resume one never started (internal: load-time checks). */
+export function stepProblems(steps: readonly RawStep[], declared?: readonly string[]): string[] {
+  const started = new Set<string>();
+  const problems: string[] = [];
+  const undeclared = (name: string) => declared !== undefined && !declared.includes(name);
+  steps.forEach((step, i) => {
+    if ("session" in step && undeclared(step.session)) problems.push(`steps[${i}] (${step.kind}) names session "${step.session}", which \`sessions\` does not declare (${declared!.join(", ") || "none"})`);
+    if (step.kind === "start" || step.kind === "terminal") {
+      if (step.kind === "start" && step.resume !== undefined && !started.has(step.resume)) {
+        problems.push(`steps[${i}] (start ${step.session}) resumes session "${step.resume}", which no earlier step started`);
+      }
+      started.add(step.session);
+      return;
+    }
+    if (step.kind === "print") {
+      if (step.resume !== undefined && !started.has(step.resume)) problems.push(`steps[${i}] (print ${step.session}) resumes session "${step.resume}", which no earlier step started`);
+      started.add(step.session);
+      return;
+    }
+    if ("session" in step && !started.has(step.session)) {
+      problems.push(`steps[${i}] (${step.kind}) names session "${step.session}", which no earlier start step started (started so far: ${[...started].join(", ") || "none"})`);
+    }
+  });
+  return problems;
+}
+
 /**
  * Checks what the types cannot: the object's shape when it came from JavaScript, that `known` names only declared
- * findings, and that the parameters have defaults for every field.
+ * findings, that the parameters have defaults, and that the steps (default parameters) start each session they use.
  */
 export function scenarioProblems(scenario: unknown): string[] {
-  const shaped = scenarioShape.safeParse(scenario);
+  const shaped = definitionShape.safeParse(scenario);
   if (!shaped.success) return shaped.error.issues.map((issue) => `${issue.path.join(".") || "(scenario)"}: ${issue.message}`);
   const s = shaped.data;
   const problems: string[] = [];
-  for (const [i, known] of s.known.entries()) {
+  for (const [i, known] of (s.known ?? []).entries()) {
     if (known.finding !== undefined && !s.findings.includes(known.finding) && !(API_FINDINGS as readonly string[]).includes(known.finding)) {
       problems.push(`known.${i}.finding: "${known.finding}" is not among the scenario's findings (${s.findings.join(", ") || "none"})`);
     }
   }
-  if (!s.params.safeParse({}).success) problems.push("params: every parameter needs a default (the schema must accept {})");
+  if (s.params && !s.params.safeParse({}).success) problems.push("params: every parameter needs a default (the schema must accept {})");
   return problems;
 }
 
-/** Typed identity for scenario files; throws at load time when the definition is wrong, naming the field. */
-export function defineScenario<P extends ParamsSchema, const F extends string>(scenario: Scenario<P, F>): Scenario<P, F> {
-  const problems = scenarioProblems(scenario);
+// Marks what defineScenario made. A registered symbol, not a WeakSet or a class: a user's file loads its own copy of
+// the kit through the scenario loader, and its scenarios must be recognised by this one.
+const DEFINED = Symbol.for("ccrepro.defined-scenario");
+
+/** Whether `value` came from defineScenario (internal: the loader defines plain objects itself). */
+export const isDefinedScenario = (value: unknown): value is Scenario => typeof value === "object" && value !== null && DEFINED in value;
+
+const isJudged = (value: unknown): value is CheckResult => typeof value === "object" && value !== null && "verdict" in value;
+
+// The verdict rules applied to a check's output; a file still calling judge() itself is taken as it is, with a warning.
+function verdictOf(output: CheckOutput | CheckResult, redIds: readonly string[]): CheckResult {
+  if (isJudged(output)) {
+    deprecated("a check that returns judge(…)", "return { reached, findings, notes } and let ccrepro judge");
+    return output;
+  }
+  const findings = output.findings.map((f) => findingSchema.parse({ ...f, red: f.red ?? redIds.includes(f.id) }));
+  return judge({ reached: output.reached, findings, notes: [...(output.notes ?? [])] });
+}
+
+/**
+ * Defines a scenario: checks it (throws ScenarioDefinitionError naming each wrong field) and returns it in the shape
+ * the pipeline runs. The identity of `defineConfig`, with types.
+ *
+ * @example export default defineScenario({ name: "my-bug", summary, source, findings: ["lost"], sessions: [s1], mockScript, steps, check });
+ */
+export function defineScenario<P extends ParamsSchema = z.ZodObject<{}, z.core.$strict>, const F extends string = never, const S extends string = string>(
+  definition: ScenarioDefinition<P, F, S>,
+): Scenario<P, F> {
+  const problems = scenarioProblems(definition);
   if (problems.length > 0) throw new ScenarioDefinitionError(problems);
+  if (definition.hooks && "events" in definition.hooks) deprecated("hooks: { events }", "hooks: { record }");
+  const declared = definition.sessions?.map((s) => s.name);
+  const params = (definition.params ?? z.strictObject({})) as P;
+  const scenario: Scenario<P, F> = {
+    name: definition.name,
+    summary: definition.summary,
+    source: definition.source,
+    ...(definition.link ? { link: definition.link } : {}),
+    params,
+    findings: definition.findings,
+    mockScript: (p) => definition.mockScript(p),
+    ...(definition.hooks ? { hooks: hookCapture(definition.hooks) } : {}),
+    ...(definition.permissions ? { permissions: definition.permissions } : {}),
+    ...(definition.settingSources ? { settingSources: definition.settingSources } : {}),
+    ...(definition.passEnv ? { passEnv: definition.passEnv } : {}),
+    steps: (p, context) => flattenSteps(definition.steps(p, context ?? { driver: "headless" })),
+    ...(definition.drivers ? { drivers: definition.drivers } : {}),
+    check: (rec, p) => verdictOf(definition.check(rec, p), definition.findings),
+    known: (definition.known ?? []) as KnownState<F | ApiFindingId>[],
+    timeoutMs: definition.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    ...(definition.needs ? { needs: definition.needs } : {}),
+  };
+  const stepIssues = stepProblems(scenario.steps(params.parse({})), declared);
+  if (stepIssues.length > 0) throw new ScenarioDefinitionError(stepIssues, "Start each session (start(s1, …), resume, continueLatest, print or terminal) before the steps that use it");
+  Object.defineProperty(scenario, DEFINED, { value: true });
   return scenario;
 }
 

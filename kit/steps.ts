@@ -1,34 +1,261 @@
-// The step kinds as one call each, so a scenario's steps read as what the driver does. Thin: each returns the
-// harness's own Step object (harness/plan.ts documents every field).
-import type { CommandView, StopHow, Step, TerminalKey, TerminalView } from "../harness/plan.ts";
+// What the driver does, one builder per step kind, each with an options object for what is optional. Steps may be
+// nested lists; the harness's own step union (harness/plan.ts) stays internal.
+import type { CommandView, Step as RawStep, StopHow, TerminalKey, TerminalView } from "../harness/plan.ts";
+import type { Recordings } from "../harness/recordings.ts";
+import { deprecated } from "./deprecated.ts";
+import type { Session } from "./session.ts";
 
-/** End a headless session: close its stdin, wait up to graceMs, then send the signal ("stdin": none). */
-export const stop = (session: string, how: StopHow, graceMs = 0): Step => ({ kind: "stop", session, how, graceMs });
+declare const usesSessions: unique symbol;
 
-/** Start session `session` with `claude --resume <the session id of an earlier session>` and push a prompt. */
-export const resume = (session: string, from: string, prompt: string): Step[] => [
-  { kind: "start", session, resume: from },
-  { kind: "send", session, message: { text: prompt } },
-];
+/**
+ * One step of a scenario, made by a builder (`start`, `send`, `wait`, …). `S` is the union of the sessions it names,
+ * so a step on a session the scenario does not declare in `sessions` is a type error.
+ */
+export interface Step<S extends string = string> {
+  readonly [usesSessions]?: S;
+}
 
-/** Push one more prompt into a running headless session. */
-export const send = (session: string, prompt: string): Step => ({ kind: "send", session, message: { text: prompt } });
+/** A scenario's steps: steps and lists of steps, nested as the builders return them. */
+export type Steps<S extends string = string> = ReadonlyArray<Step<S> | Steps<S>>;
 
-/** Run `claude <args>` (e.g. ["agents", "--json"]) in the run's environment and record its output. */
-export const command = (label: string, args: string[] | ((view: CommandView) => string[]), timeoutMs = 30_000): Step => ({ kind: "command", label, args, timeoutMs });
+// Old files name sessions by string; they still run, with a warning.
+function nameOf(s: Session | string): string {
+  if (typeof s !== "string") return s.name;
+  deprecated("a session named by a string", 'a handle: const s1 = session("s1"), listed in the scenario\'s `sessions`');
+  return s;
+}
 
-/** The interactive UI in a pseudo-terminal, and what a person does in it. */
-export const terminal = (session: string, size: { cols?: number; rows?: number } = {}): Step => ({ kind: "terminal", session, ...size });
-export const type = (session: string, text: string): Step => ({ kind: "type", session, text });
-export const press = (session: string, ...keys: TerminalKey[]): Step => ({ kind: "press", session, keys });
-export const screenWait = (session: string, label: string, until: (view: TerminalView) => boolean, timeoutMs: number, options: { onTimeout?: "error" | "inconclusive" } = {}): Step => ({
-  kind: "screen-wait",
-  session,
-  label,
-  until,
-  timeoutMs,
-  onTimeout: options.onTimeout ?? "inconclusive",
-});
+// The one place a kit step becomes the harness's step, and back.
+const step = <S extends string>(raw: RawStep): Step<S> => raw as unknown as Step<S>;
 
-/** A deliberate pause (a parameter's delay), never a way to wait for an event: use waitFor for that. */
-export const pause = (label: string, ms: number): Step => ({ kind: "pause", label, ms });
+/** The harness's steps of a nested list, in order (for the pipeline and tests; not part of the public entry). */
+export function flattenSteps(steps: Steps): RawStep[] {
+  return steps.flatMap((entry) => (Array.isArray(entry) ? flattenSteps(entry as Steps) : [entry as unknown as RawStep]));
+}
+
+/** Default time a `wait`, `watch`, `screenWait` or `command` allows: 60 s. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** What every way of starting a session takes besides its handle. */
+export interface StartOptions {
+  /** The first prompt to push on stdin; none when absent (send one later with `send`). */
+  prompt?: string;
+  /** Command-line arguments after ccrepro's own, e.g. `["--max-turns", "2"]` or `["--fallback-model", "claude-haiku-4-5"]`. */
+  args?: readonly string[];
+  /** Add `--fork-session` (with `resume` or `continueLatest`: a new session id for the continued conversation). */
+  fork?: boolean;
+}
+
+const send1 = <S extends string>(s: Session<S>, prompt: string | undefined): Step<S>[] =>
+  prompt === undefined ? [] : [step<S>({ kind: "send", session: nameOf(s), message: { text: prompt } })];
+
+const extra = (options: StartOptions) => ({ ...(options.args?.length ? { extraArgs: [...options.args] } : {}), ...(options.fork ? { fork: true } : {}) });
+
+/**
+ * Start a headless session (`claude -p --input-format stream-json --output-format stream-json --verbose`) and push its
+ * first prompt.
+ *
+ * @example start(s1, { prompt: "MARKER run the tool", args: ["--max-turns", "2"] })
+ */
+export function start<S extends string>(s: Session<S>, options: StartOptions = {}): Steps<S> {
+  return [step<S>({ kind: "start", session: nameOf(s), ...extra(options) }), ...send1(s, options.prompt)];
+}
+
+/**
+ * Start session `s` as `--resume <the session id of session from>` and push a prompt.
+ *
+ * @example resume(s2, { from: s1, prompt: "go on" })
+ */
+export function resume<S extends string>(s: Session<S>, options: StartOptions & { from: Session<S> }, legacyPrompt?: string): Steps<S> {
+  if (typeof options === "string") {
+    deprecated("resume(session, from, prompt)", "resume(s2, { from: s1, prompt })");
+    options = { from: options as unknown as Session<S>, prompt: legacyPrompt };
+  }
+  return [step<S>({ kind: "start", session: nameOf(s), resume: nameOf(options.from), ...extra(options) }), ...send1(s, options.prompt)];
+}
+
+/**
+ * Start session `s` with `--continue`: the CLI picks the most recent conversation of the working directory itself
+ * (every session of a run shares it), which is what a `--continue` bug is about.
+ *
+ * @example continueLatest(s3, { prompt: "and then?" })
+ */
+export function continueLatest<S extends string>(s: Session<S>, options: StartOptions = {}): Steps<S> {
+  return [step<S>({ kind: "start", session: nameOf(s), continueLatest: true, ...extra(options) }), ...send1(s, options.prompt)];
+}
+
+/** How a one-shot `claude -p` turn is started, besides its prompt. */
+export interface PrintOptions extends Omit<StartOptions, "prompt"> {
+  /** `--resume` the session id of this earlier session. */
+  resume?: Session;
+  /** `--continue` the most recent conversation. */
+  continueLatest?: boolean;
+  /** The prompt as the argument after `-p` (default) or on stdin. */
+  via?: "arg" | "stdin";
+  /** Kill it and fail the run (ERROR) when it still runs after this long; default 120 s. */
+  timeout?: number;
+}
+
+/**
+ * One `claude -p PROMPT --output-format stream-json --verbose` turn, run to its exit; recorded as session `s`.
+ *
+ * @example print(s1, "MARKER do it", { args: ["--max-turns", "1"] })
+ */
+export function print<S extends string>(s: Session<S>, prompt: string, options: PrintOptions & { resume?: Session<S> } = {}): Step<S> {
+  return step<S>({
+    kind: "print",
+    session: nameOf(s),
+    prompt,
+    timeoutMs: options.timeout ?? 120_000,
+    ...(options.via ? { via: options.via } : {}),
+    ...(options.resume ? { resume: nameOf(options.resume) } : {}),
+    ...(options.continueLatest ? { continueLatest: true } : {}),
+    ...extra(options),
+  });
+}
+
+/**
+ * Push one more prompt into a running headless session, or a raw stream-json object (`{ json: … }`).
+ *
+ * @example send(s1, "SECOND reply with: second")
+ */
+export function send<S extends string>(s: Session<S>, message: string | { json: Record<string, unknown> }): Step<S> {
+  return step<S>({ kind: "send", session: nameOf(s), message: typeof message === "string" ? { text: message } : message });
+}
+
+/** How a session is stopped. */
+export interface StopOptions {
+  /** "stdin" (default: close stdin and let it end), "sigterm", "sigkill"; the SDK driver's "abort", "close-then-abort". */
+  how?: StopHow;
+  /** Time between closing stdin and the signal, in ms; default 0. */
+  grace?: number;
+}
+
+/**
+ * End a session: close its stdin, wait `grace` ms, then send the signal.
+ *
+ * @example stop(s1, { how: "sigkill", grace: 500 })
+ */
+export function stop<S extends string>(s: Session<S>, options: StopOptions = {}, legacyGraceMs?: number): Step<S> {
+  if (typeof options === "string") {
+    deprecated("stop(session, how, graceMs)", "stop(s1, { how, grace })");
+    options = { how: options as StopHow, grace: legacyGraceMs ?? 0 };
+  }
+  return step<S>({ kind: "stop", session: nameOf(s), how: options.how ?? "stdin", graceMs: options.grace ?? 0 });
+}
+
+/**
+ * Interrupt the current turn, as the Agent SDK's `interrupt()` does (a control request on a headless stdin).
+ *
+ * @example interrupt(s1)
+ */
+export const interrupt = <S extends string>(s: Session<S>): Step<S> => step<S>({ kind: "interrupt", session: nameOf(s) });
+
+/** How long a wait allows, and what its timeout means. */
+export interface WaitOptions {
+  /** In ms; default 60 s. */
+  timeout?: number;
+  /**
+   * "inconclusive" (default): the run ends there and the check says what was not reached. "error": the run is a
+   * harness failure (ERROR), for waits that must always succeed.
+   */
+  onTimeout?: "inconclusive" | "error";
+}
+
+/**
+ * Wait until `until` holds on what the run recorded so far (the conditions in this entry: `requestsMade`,
+ * `resultPrinted`, … or your own function of the recordings).
+ *
+ * @example wait("the first turn ended", resultPrinted(s1))
+ */
+export function wait(label: string, until: (rec: Recordings) => boolean, options: WaitOptions = {}): Step<never> {
+  return step<never>({ kind: "wait", label, until, timeoutMs: options.timeout ?? DEFAULT_TIMEOUT_MS, onTimeout: options.onTimeout ?? "inconclusive" });
+}
+
+/**
+ * Watch the recordings until `until` holds or `timeout` passes; either way the run goes on. For events whose
+ * absence is the finding (a turn nobody continues).
+ *
+ * @example watch("a notification, if any", requestsMade(3), { timeout: 20_000 })
+ */
+export function watch(label: string, until: (rec: Recordings) => boolean, options: { timeout?: number } = {}): Step<never> {
+  return step<never>({ kind: "watch", label, until, timeoutMs: options.timeout ?? DEFAULT_TIMEOUT_MS });
+}
+
+/**
+ * A deliberate pause (a parameter's delay), never a way to wait for an event: use `wait` for that.
+ *
+ * @example pause("prompt delay", p.delay)
+ */
+export const pause = (label: string, ms: number): Step<never> => step<never>({ kind: "pause", label, ms });
+
+/**
+ * Run `claude <args>` (e.g. `["agents", "--json"]`) in the run's environment and record its output; args may be
+ * computed from what was recorded and screened so far (null: skip the step).
+ *
+ * @example command("agents", ["agents", "--json"])
+ */
+export function command(label: string, args: string[] | ((view: CommandView) => string[] | null), options: { timeout?: number } = {}): Step<never> {
+  if (typeof options === "number") {
+    deprecated("command(label, args, timeoutMs)", "command(label, args, { timeout })");
+    options = { timeout: options };
+  }
+  return step<never>({ kind: "command", label, args, timeoutMs: options.timeout ?? 30_000 });
+}
+
+/**
+ * Wait until the run has no `claude daemon run` process left (the `/background` daemon detaches from its parent).
+ *
+ * @example daemonExit("the daemon went idle", { timeout: 30_000 })
+ */
+export const daemonExit = (label: string, options: { timeout?: number } = {}): Step<never> => step<never>({ kind: "daemon-exit", label, timeoutMs: options.timeout ?? DEFAULT_TIMEOUT_MS });
+
+/** The interactive UI's size and arguments. */
+export interface TerminalOptions {
+  /** Arguments after ccrepro's own, e.g. `["--continue"]`. */
+  args?: readonly string[];
+  cols?: number;
+  rows?: number;
+}
+
+/**
+ * Start the interactive UI in a pseudo-terminal as session `s` and wait for its prompt.
+ *
+ * @example terminal(ui, { cols: 120 })
+ */
+export function terminal<S extends string>(s: Session<S>, options: TerminalOptions = {}): Step<S> {
+  return step<S>({
+    kind: "terminal",
+    session: nameOf(s),
+    ...(options.args?.length ? { extraArgs: [...options.args] } : {}),
+    ...(options.cols ? { cols: options.cols } : {}),
+    ...(options.rows ? { rows: options.rows } : {}),
+  });
+}
+
+/**
+ * Type text into the UI as one chunk, like a paste; press Enter with `press`.
+ *
+ * @example type(ui, "/background")
+ */
+export const type = <S extends string>(s: Session<S>, text: string): Step<S> => step<S>({ kind: "type", session: nameOf(s), text });
+
+/**
+ * Press keys in the UI, by name.
+ *
+ * @example press(ui, "enter")
+ */
+export const press = <S extends string>(s: Session<S>, ...keys: TerminalKey[]): Step<S> => step<S>({ kind: "press", session: nameOf(s), keys });
+
+/**
+ * Like `wait`, with the UI's screen in view as well (only for what the screen alone shows: recordings first).
+ *
+ * @example screenWait(ui, "the prompt is back", (view) => view.screen.includes("> "))
+ */
+export function screenWait<S extends string>(s: Session<S>, label: string, until: (view: TerminalView) => boolean, options: WaitOptions = {}, legacyOptions: WaitOptions = {}): Step<S> {
+  if (typeof options === "number") {
+    deprecated("screenWait(session, label, until, timeoutMs, options)", "screenWait(ui, label, until, { timeout, onTimeout })");
+    options = { ...legacyOptions, timeout: options };
+  }
+  return step<S>({ kind: "screen-wait", session: nameOf(s), label, until, timeoutMs: options.timeout ?? DEFAULT_TIMEOUT_MS, onTimeout: options.onTimeout ?? "inconclusive" });
+}

@@ -97,6 +97,8 @@ export async function runAndCheck(run: ScenarioRun): Promise<CheckedRun> {
     steps: scenario.steps(params, { driver }),
     hooks: scenario.hooks,
     passEnv: scenario.passEnv,
+    permissions: scenario.permissions,
+    settingSources: scenario.settingSources,
     timeoutMs: scenario.timeoutMs,
     source: originOf(scenario),
     driver: sessionDriver,

@@ -11,7 +11,8 @@ import { UserError } from "../core/errors.ts";
 import type { ScenarioSource, Step } from "../harness/plan.ts";
 import { readRunRecord } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
-import { scenarioProblems, type Scenario } from "../kit/scenario.ts";
+import { defineScenario, isDefinedScenario, ScenarioDefinitionError, scenarioProblems, stepProblems, type Scenario } from "../kit/scenario.ts";
+export { stepProblems };
 import { mockScriptSchema } from "../mock-api/script.ts";
 import { findScenario, SCENARIOS } from "../scenarios/index.ts";
 
@@ -68,8 +69,8 @@ let loads = 0;
 
 function installHooks(): void {
   if (hooksInstalled) return;
-  const kitUrl = pathToFileURL(fileURLToPath(new URL("../kit/index.ts", import.meta.url))).href;
-  module.register(new URL("./resolve-ccrepro.mjs", import.meta.url).href, { data: { kitUrl } });
+  const entry = (file: string) => pathToFileURL(fileURLToPath(new URL(`../kit/${file}`, import.meta.url))).href;
+  module.register(new URL("./resolve-ccrepro.mjs", import.meta.url).href, { data: { entries: { ccrepro: entry("index.ts"), "ccrepro/checkers": entry("checkers.ts") } } });
   hooksInstalled = true;
 }
 
@@ -78,8 +79,10 @@ function importFailure(shown: string, error: unknown): ScenarioFileError {
   const message = error instanceof Error ? error.message : String(error);
   const located = /:(\d+):(\d+): ERROR: (.*)/.exec(message);
   if (located) return new ScenarioFileError(`${shown}:${located[1]}:${located[2]}`, `syntax error: ${located[3]}`, "Fix the file and run again");
+  // By name: the file's own copy of the kit threw it, so `instanceof` against this copy's class does not hold.
   if (error instanceof Error && error.name === "ScenarioDefinitionError") {
-    return new ScenarioFileError(shown, `defineScenario() found problems: ${message}`, "Fix those fields and run again");
+    const fix = (error as ScenarioDefinitionError).fix ?? "Fix those fields and run again";
+    return new ScenarioFileError(shown, `defineScenario() found problems: ${message}`, fix);
   }
   if (error instanceof SyntaxError) return new ScenarioFileError(shown, `syntax error: ${message}`, "Fix the file and run again");
   const where = error instanceof Error ? firstFrameIn(error, shown) : "";
@@ -105,25 +108,6 @@ function describeIssue(issue: z.core.$ZodIssue, at: PropertyKey[]): string {
   return `${here.map(String).join(".")}: ${issue.message}`;
 }
 
-// Every step that names a session must come after the step that started it; a resume must name an earlier session.
-export function stepProblems(steps: readonly Step[]): string[] {
-  const started = new Set<string>();
-  const problems: string[] = [];
-  steps.forEach((step, i) => {
-    if (step.kind === "start" || step.kind === "terminal") {
-      if (step.kind === "start" && step.resume !== undefined && !started.has(step.resume)) {
-        problems.push(`steps[${i}] (start ${step.session}) resumes session "${step.resume}", which no earlier step started`);
-      }
-      started.add(step.session);
-      return;
-    }
-    if ("session" in step && !started.has(step.session)) {
-      problems.push(`steps[${i}] (${step.kind}) names session "${step.session}", which no earlier start step started (started so far: ${[...started].join(", ") || "none"})`);
-    }
-  });
-  return problems;
-}
-
 async function loadScenarioFile(file: string, shown: string): Promise<Scenario> {
   let text: string;
   try {
@@ -141,12 +125,18 @@ async function loadScenarioFile(file: string, shown: string): Promise<Scenario> 
   } catch (error) {
     throw importFailure(shown, error);
   }
-  const scenario = exported.default as Scenario | undefined;
-  if (scenario === undefined) {
+  if (exported.default === undefined) {
     throw new ScenarioFileError(shown, "has no default export", "End it with `export default defineScenario({ … })` (ccrepro new NAME writes a starting file)");
   }
-  const problems = scenarioProblems(scenario);
+  const problems = scenarioProblems(exported.default);
   if (problems.length > 0) throw new ScenarioFileError(shown, `the default export is not a scenario: ${problems.join("; ")}`, "Fix those fields and run again");
+  let scenario: Scenario;
+  try {
+    // A plain object (a file that skipped defineScenario) is defined here, so it runs as the built-ins do.
+    scenario = isDefinedScenario(exported.default) ? exported.default : defineScenario(exported.default as Parameters<typeof defineScenario>[0]);
+  } catch (error) {
+    throw importFailure(shown, error);
+  }
   if (findScenario(scenario.name)) {
     throw new ScenarioFileError(shown, `its name "${scenario.name}" is a built-in scenario's`, "Give it a name of its own");
   }
@@ -165,7 +155,7 @@ async function loadScenarioFile(file: string, shown: string): Promise<Scenario> 
     throw new ScenarioFileError(shown, `building its script or steps for the default parameters threw: ${(error as Error).message}`, "Fix mockScript() or steps() and run again");
   }
   const stepIssues = stepProblems(steps);
-  if (stepIssues.length > 0) throw new ScenarioFileError(shown, stepIssues.join("; "), "Start each session (startWith(...) or a start step) before the steps that use it");
+  if (stepIssues.length > 0) throw new ScenarioFileError(shown, stepIssues.join("; "), "Start each session (start(s1, …), resume, continueLatest, print or terminal) before the steps that use it");
   origins.set(scenario, { kind: "file", path: file, sha256: crypto.createHash("sha256").update(text).digest("hex"), text });
   loaded.set(scenario.name, scenario);
   return scenario;

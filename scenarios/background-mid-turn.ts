@@ -1,10 +1,11 @@
 // `/background` typed while a foreground tool runs must hand the in-flight turn on, answered exactly once.
-import { bash, checkContinuation, clockNow, conversation, count, defineScenario, judge, milliseconds, nodeWait, sessionNamed, text, turnAnswered, z, type CommandView, type Recordings, type Step } from "../kit/index.ts";
+import { allOf, bash, command, conversation, count, daemonExit, defineScenario, milliseconds, nodeWait, press, quietFor, screenWait, session, terminal, text, type, watch, z, type CommandView, type Condition } from "../kit/index.ts";
+import { checkContinuation, sessionOf, turnAnswered, type Recordings } from "../kit/checkers.ts";
 
 const MARKER = "CCREPRO_BGTURN_7Q";
 const PROMPT = `${MARKER} run the slow command, then reply with exactly the word: finished`;
 const TOOL_DONE = "SLOW_TOOL_DONE";
-const UI = "ui";
+const ui = session("ui");
 const AGENTS = "agents";
 const AGENTS_LATER = "agents-later";
 // After the answer, how long the log must stay quiet before the watch ends: a second answer would come in this window.
@@ -12,9 +13,9 @@ const QUIET_MS = 5_000;
 
 const params = z.strictObject({
   // How long the foreground tool runs when nobody interrupts it.
-  toolMs: milliseconds(20_000, 120_000),
+  toolMs: milliseconds({ default: 20_000, max: 120_000 }),
   // Seconds of tool run time the UI shows before `/background` is typed.
-  backgroundAfter: count(3, 1, 60),
+  backgroundAfter: count({ default: 3, min: 1, max: 60 }),
 });
 type Params = z.output<typeof params>;
 
@@ -30,15 +31,9 @@ function toolSecondsShown(screen: string): number {
 const toolCallDelivered = (rec: Recordings) =>
   rec.requests.some((r) => r.stream === "main" && r.reply.stopReason === "tool_use" && rec.responseEnds.get(r.seq)?.outcome === "complete");
 
-// Another process than the UI answered the turn, nothing is in flight, and the log has been quiet for QUIET_MS.
-// The UI's own answer does not end the watch: it may come on its way out, before the background session's.
-function answeredAndQuiet(rec: Recordings): boolean {
-  const ui = sessionNamed(rec, UI)?.process?.pid ?? null;
-  if (!turnAnswered(rec, "main", ui)) return false;
-  if (rec.requests.some((r) => !rec.responseEnds.has(r.seq))) return false;
-  const last = Math.max(...rec.requests.map((r) => r.receivedAt), ...[...rec.responseEnds.values()].map((e) => e.endedAt));
-  return clockNow() - last >= QUIET_MS;
-}
+// Another process than the UI answered the turn; the UI's own answer does not count: it may come on its way out,
+// before the background session's.
+const answeredElsewhere: Condition = (rec) => turnAnswered(rec, "main", sessionOf(rec, ui)?.process?.pid ?? null);
 
 // `claude agents --json`: the sessions the daemon knows. Fields this scenario does not read may come and go by release.
 // 2.1.150 lists no `id`, only `sessionId`; its short id, the one `claude logs`/`stop` take and the config dir's
@@ -75,48 +70,25 @@ const withJob = (command: string) => (view: CommandView) => {
   return id === null ? null : [command, id];
 };
 
-function steps(p: Params): Step[] {
-  return [
-    { kind: "terminal", session: UI },
-    { kind: "type", session: UI, text: PROMPT },
-    { kind: "press", session: UI, keys: ["enter"] },
-    {
-      kind: "screen-wait",
-      session: UI,
-      label: `the slow tool has run ${p.backgroundAfter} s`,
-      until: ({ screen, rec }) => toolCallDelivered(rec) && toolSecondsShown(screen) >= p.backgroundAfter,
-      timeoutMs: 30_000 + p.backgroundAfter * 1000,
-    },
-    { kind: "type", session: UI, text: "/background" },
-    {
-      kind: "screen-wait",
-      session: UI,
-      label: "the input line holds /background",
-      until: ({ screen }) => /^❯\s*\/background\s*$/m.test(screen),
-      timeoutMs: 10_000,
-    },
-    { kind: "press", session: UI, keys: ["enter"] },
-    {
-      kind: "screen-wait",
-      session: UI,
-      label: "the UI exited after /background",
-      until: ({ exited }) => exited,
-      timeoutMs: 30_000,
-    },
-    { kind: "command", label: AGENTS, args: ["agents", "--json"], timeoutMs: 30_000 },
-    {
-      kind: "watch",
-      label: "another process answers the turn, then the log stays quiet",
-      until: answeredAndQuiet,
-      // The background session may run the whole tool again before it answers.
-      timeoutMs: p.toolMs + 30_000,
-    },
-    { kind: "command", label: AGENTS_LATER, args: ["agents", "--json"], timeoutMs: 30_000 },
-    { kind: "command", label: "logs", args: withJob("logs"), timeoutMs: 30_000 },
-    { kind: "command", label: "stop", args: withJob("stop"), timeoutMs: 30_000 },
-    { kind: "daemon-exit", label: "the transient daemon exited", timeoutMs: 30_000 },
-  ];
-}
+const steps = (p: Params) => [
+  terminal(ui),
+  type(ui, PROMPT),
+  press(ui, "enter"),
+  screenWait(ui, `the slow tool has run ${p.backgroundAfter} s`, ({ screen, rec }) => toolCallDelivered(rec) && toolSecondsShown(screen) >= p.backgroundAfter, {
+    timeout: 30_000 + p.backgroundAfter * 1000,
+  }),
+  type(ui, "/background"),
+  screenWait(ui, "the input line holds /background", ({ screen }) => /^❯\s*\/background\s*$/m.test(screen), { timeout: 10_000 }),
+  press(ui, "enter"),
+  screenWait(ui, "the UI exited after /background", ({ exited }) => exited, { timeout: 30_000 }),
+  command(AGENTS, ["agents", "--json"]),
+  // The background session may run the whole tool again before it answers.
+  watch("another process answers the turn, then the log stays quiet", allOf(answeredElsewhere, quietFor(QUIET_MS)), { timeout: p.toolMs + 30_000 }),
+  command(AGENTS_LATER, ["agents", "--json"]),
+  command("logs", withJob("logs")),
+  command("stop", withJob("stop")),
+  daemonExit("the transient daemon exited", { timeout: 30_000 }),
+];
 
 export default defineScenario({
   name: "background-mid-turn",
@@ -130,11 +102,9 @@ export default defineScenario({
   // Step 0 (the prompt, and any re-send of it) gets the slow tool call; whatever follows it gets the answer.
   mockScript: ({ toolMs }) =>
     conversation({ main: { marker: MARKER, replies: [bash(`${nodeWait(toolMs)}; echo ${TOOL_DONE}`, "slow foreground wait")], then: text("finished") } }),
+  sessions: [ui],
   steps,
-  check(rec) {
-    const ui = sessionNamed(rec, UI);
-    return judge(checkContinuation(rec, { stream: "main", foregroundPid: ui?.process?.pid ?? null }));
-  },
+  check: (rec) => checkContinuation(rec, { stream: "main", foregroundPid: sessionOf(rec, ui)?.process?.pid ?? null }),
   known: [
     {
       versions: "2.1.150",

@@ -1,18 +1,20 @@
 // A background task's notification must not reach UserPromptSubmit hooks looking like something a person typed.
-import { answeredAndSettled, bash, checkHookPrompts, choice, conversation, defineScenario, judge, nodeWait, notificationDeliveries, startWith, text, waitFor, z, type HookFindingId, type Recordings } from "../kit/index.ts";
+import { bash, choice, conversation, defineScenario, nodeWait, session, start, text, wait, z } from "../kit/index.ts";
+import { answeredAndSettled, checkHookPrompts, notificationDeliveries, notReached, resultsOf, type HookFindingId, type Recordings } from "../kit/checkers.ts";
 
 const MARKER = "CCREPRO_HOOKS_3Q";
 const PROMPT = `${MARKER} start the background task and wait for it`;
 
 const params = z.strictObject({
   // mid-turn: the task ends while a foreground command of the same turn still runs; after-turn: it wakes the idle session.
-  when: choice(["mid-turn", "after-turn"], "mid-turn"),
+  when: choice(["mid-turn", "after-turn"], { default: "mid-turn" }),
 });
 type Params = z.output<typeof params>;
 
 // RED here: a hook cannot tell the notification from a person's prompt, or the model never got it at all.
 const RED_FINDINGS = ["synthetic-prompt-indistinguishable", "notification-lost"] as const satisfies readonly HookFindingId[];
 const STREAMS = ["main"];
+const s1 = session("s1");
 
 const firstDelivery = (rec: Recordings) => notificationDeliveries(rec, STREAMS).find((d) => d.request !== null)?.request;
 
@@ -25,7 +27,7 @@ function deliveredAndSettled(rec: Recordings): boolean {
 // Where the notification actually landed: before the first turn's result (absorbed) or after it (it woke the session).
 function deliveredWhen(rec: Recordings): Params["when"] | null {
   const delivered = firstDelivery(rec);
-  const firstResult = rec.sessions[0]?.stdout.find((line) => line.event?.type === "result");
+  const firstResult = resultsOf(rec, s1)[0];
   if (!delivered || !firstResult) return null;
   return delivered.receivedAt < firstResult.t ? "mid-turn" : "after-turn";
 }
@@ -51,15 +53,15 @@ export default defineScenario({
         then: text("noted"),
       },
     }),
-  hooks: { events: "all" },
-  steps: () => [...startWith("s1", PROMPT), waitFor("the notification reached the model and the session settled", deliveredAndSettled, 60_000)],
+  hooks: { record: "all" },
+  sessions: [s1],
+  steps: () => [start(s1, { prompt: PROMPT }), wait("the notification reached the model and the session settled", deliveredAndSettled)],
   check(rec, p) {
     const landed = deliveredWhen(rec);
     // A run whose timing missed the asked-for cell says nothing about that cell: its findings stay informational.
     const inCell = landed === null || landed === p.when;
     const result = checkHookPrompts(rec, { redIds: inCell ? RED_FINDINGS : [], streams: STREAMS });
-    if (!inCell) return judge({ ...result, reached: { ok: false, reason: `the notification was delivered ${landed}, not ${p.when} as asked` } });
-    return judge(result);
+    return inCell ? result : { ...result, reached: notReached(`the notification was delivered ${landed}, not ${p.when} as asked`) };
   },
   // Measured 2026-11-30 with `ccrepro run hook-task-notification-prompt --claude V --param when=W`; the mid-turn entries
   // (the default parameters) come first.

@@ -1,12 +1,13 @@
 // A session stopped while a foreground tool runs, then resumed: does the resumed request still pass the real API,
 // and is the interrupted call kept (with a synthetic result) or erased from the history?
-import { bash, checkInterruptedCall, INTERRUPTED_CALL_FINDINGS, choice, conversation, defineScenario, firstToolUse, judge, nodeWait, promptAnsweredIn, resultSeen, sessionNamed, startWith, text, waitFor, z, type ReplyInput, type Step } from "../kit/index.ts";
+import { anyOf, bash, choice, conversation, defineScenario, nodeWait, pause, promptAnswered, resultPrinted, resume, send, session, start, stop, text, wait, z, type ReplyInput } from "../kit/index.ts";
+import { checkInterruptedCall, firstToolUse, INTERRUPTED_CALL_FINDINGS, sessionOf } from "../kit/checkers.ts";
 
 const params = z.strictObject({
   // sigkill / sigterm: a signal to the CLI; interrupt: stream-json's interrupt control request, then the session ends.
-  how: choice(["sigkill", "sigterm", "interrupt"], "sigkill"),
+  how: choice(["sigkill", "sigterm", "interrupt"], { default: "sigkill" }),
   // A fault on the reply that carries the tool call (once; claude's retry gets the reply whole).
-  fault: choice(["none", "cut-mid-tool-use", "overloaded-then-ok", "error-event"], "none"),
+  fault: choice(["none", "cut-mid-tool-use", "overloaded-then-ok", "error-event"], { default: "none" }),
 });
 type Params = z.output<typeof params>;
 
@@ -36,20 +37,18 @@ function toolCallReply(fault: Params["fault"]): ReplyInput {
 // The SDK's interrupt (claude-agent-sdk-python, _internal/query.py: Query.interrupt → _send_control_request).
 const interruptLine = { type: "control_request", request_id: "req_1_ccrepro", request: { subtype: "interrupt" } };
 
-const steps = (p: Params): Step[] => [
-  ...startWith("s1", FIRST_PROMPT),
+const [s1, s2] = [session("s1"), session("s2")];
+
+const steps = (p: Params) => [
+  start(s1, { prompt: FIRST_PROMPT }),
   // Also ends on a result, so a fault that ends the turn before the call leads to the check saying so.
-  waitFor("the tool call is running", (rec) => !!firstToolUse(sessionNamed(rec, "s1")) || resultSeen(sessionNamed(rec, "s1")), 120_000),
-  { kind: "pause", label: "let the tool run", ms: STOP_AFTER_MS },
-  ...(p.how === "interrupt"
-    ? [
-        { kind: "send", session: "s1", message: { json: interruptLine } } as Step,
-        waitFor("the interrupted turn settled", (rec) => resultSeen(sessionNamed(rec, "s1")), 30_000),
-        { kind: "stop", session: "s1", how: "sigkill", graceMs: 5000 } as Step,
-      ]
-    : [{ kind: "stop", session: "s1", how: p.how, graceMs: 200 } as Step]),
-  ...startWith("s2", SECOND_PROMPT, { resume: "s1" }),
-  waitFor("session 2 answered the pushed prompt", promptAnsweredIn("s2"), 90_000),
+  wait("the tool call is running", anyOf((rec) => !!firstToolUse(sessionOf(rec, s1)), resultPrinted(s1)), { timeout: 120_000 }),
+  pause("let the tool run", STOP_AFTER_MS),
+  p.how === "interrupt"
+    ? [send(s1, { json: interruptLine }), wait("the interrupted turn settled", resultPrinted(s1), { timeout: 30_000 }), stop(s1, { how: "sigkill", grace: 5000 })]
+    : stop(s1, { how: p.how, grace: 200 }),
+  resume(s2, { from: s1, prompt: SECOND_PROMPT }),
+  wait("session 2 answered the pushed prompt", promptAnswered(s2), { timeout: 90_000 }),
 ];
 
 export default defineScenario({
@@ -63,11 +62,9 @@ export default defineScenario({
   // Informational only: keeping or erasing the call is recorded for the ledger, never RED by itself.
   findings: INTERRUPTED_CALL_FINDINGS,
   mockScript: ({ fault }) => conversation({ main: { marker: MARKER, replies: [toolCallReply(fault)], then: text("resumed") } }),
+  sessions: [s1, s2],
   steps,
-  check: (rec) =>
-    judge(
-      checkInterruptedCall(rec, { stopped: "s1", resumed: "s2", stream: "main", resumedPrompt: "RESUMED_MSG", toolRunsMs: TOOL_MS, stopAfterMs: STOP_AFTER_MS }),
-    ),
+  check: (rec) => checkInterruptedCall(rec, { stopped: s1.name, resumed: s2.name, stream: "main", resumedPrompt: "RESUMED_MSG", toolRunsMs: TOOL_MS, stopAfterMs: STOP_AFTER_MS }),
   known: [
     {
       versions: "1.0.128 || 2.0.0 || 2.0.50 || 2.1.0 || 2.1.112 || 2.1.150 || 2.1.234",

@@ -1,17 +1,18 @@
 // A `claude -p --resume` turn must be able to read from the prompt cache all of the conversation the previous turn cached.
-import { auditCache, bash, choice, conversation, defineScenario, describeBoundary, finding, flag, judge, resumeCacheFindings, sessionNamed, text, z, type Recordings, type Step } from "../kit/index.ts";
+import { bash, choice, conversation, defineScenario, flag, print, session, text, z } from "../kit/index.ts";
+import { auditCache, describeBoundary, finding, notReached, reached, resultOf, resumeCacheFindings } from "../kit/checkers.ts";
 
 const params = z.strictObject({
   // The first turn runs a Bash tool call before its answer (two requests), or answers at once.
-  tool: flag(true),
+  tool: flag({ default: true }),
   // How each prompt reaches `claude -p`: as its argument, or on stdin.
-  prompt: choice(["arg", "stdin"], "arg"),
+  prompt: choice(["arg", "stdin"], { default: "arg" }),
 });
 type Params = z.output<typeof params>;
 
 const MARKER = "CCREPRO_CACHE_7Q";
 const PROMPTS = [`${MARKER} first turn: reply with exactly the word: one`, "second turn: reply with exactly the word: two", "third turn: reply with exactly the word: three"];
-const SESSIONS = ["p1", "p2", "p3"];
+const SESSIONS = [session("p1"), session("p2"), session("p3")];
 const FINDING = "resume-reads-less-than-readable";
 
 // The rule (checker/cache-audit.ts, resumeCacheFindings): at each `--resume` boundary, the last request of the previous
@@ -20,17 +21,7 @@ const FINDING = "resume-reads-less-than-readable";
 // within the API's lookback of its end, so the resumed request can read all of it. RED when the resumed request, as
 // the prompt-cache model reads it, reads fewer tokens than that prefix. Not "identical prefix": a request that differs
 // only after the cached prefix is fine, and an identical one whose breakpoints leave the prefix out of reach is not.
-const steps = (p: Params): Step[] =>
-  SESSIONS.map((session, i) => ({
-    kind: "print" as const,
-    session,
-    prompt: PROMPTS[i]!,
-    via: p.prompt,
-    ...(i > 0 ? { resume: SESSIONS[i - 1]! } : {}),
-    timeoutMs: 90_000,
-  }));
-
-const printedResult = (rec: Recordings, label: string) => !!sessionNamed(rec, label)?.stdout.some((line) => line.event?.type === "result");
+const steps = (p: Params) => SESSIONS.map((s, i) => print(s, PROMPTS[i]!, { via: p.prompt, resume: SESSIONS[i - 1], timeout: 90_000 }));
 
 export default defineScenario({
   name: "print-resume-cache-reuse",
@@ -48,9 +39,10 @@ export default defineScenario({
       // in `tools`). claude's own result usage then shows what the modelled cache read and wrote.
       { streams: [{ stream: "main", anyUserContains: MARKER }], usage: "cache-model" },
     ),
+  sessions: SESSIONS,
   steps,
   check(rec) {
-    const missing = SESSIONS.find((label) => !printedResult(rec, label));
+    const missing = SESSIONS.find((s) => resultOf(rec, s) === null);
     const audit = auditCache(rec);
     const main = audit.streams.find((s) => s.stream === "main");
     const stops = main?.boundaries.filter((b) => b.boundary.kind === "stop") ?? [];
@@ -59,20 +51,19 @@ export default defineScenario({
       .map((f) =>
         finding({
           id: FINDING,
-          red: true,
           title: "a resumed request reads less of the previous conversation from the cache than a correct client makes readable",
           where: describeBoundary(f.boundary),
           detail: [f.message],
           data: { cost: f.cost },
         }),
       );
-    const reached =
+    const point =
       missing !== undefined
-        ? { ok: false as const, reason: `session ${missing} printed no result` }
+        ? notReached(`session ${missing.name} printed no result`)
         : stops.length < 2
-          ? { ok: false as const, reason: `the mock saw ${stops.length} of 2 resumed turns of the conversation` }
-          : { ok: true as const };
-    return judge({ reached, findings, notes: audit.notes });
+          ? notReached(`the mock saw ${stops.length} of 2 resumed turns of the conversation`)
+          : reached();
+    return { reached: point, findings, notes: audit.notes };
   },
   known: [
     {

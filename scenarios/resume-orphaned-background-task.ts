@@ -1,14 +1,15 @@
 // After a stop that orphans a background task, --resume must answer the pushed prompt with its own result first.
-import { bash, checkTurnGrammar, choice, conversation, defineScenario, flag, judge, milliseconds, orphanPremise, promptAnsweredIn, resultSeen, sessionNamed, startWith, text, waitFor, z, type Step, type StepContext } from "../kit/index.ts";
+import { bash, choice, conversation, defineScenario, flag, milliseconds, pause, promptAnswered, resultPrinted, resume, send, session, start, stop, text, wait, z, type StepContext } from "../kit/index.ts";
+import { checkTurnGrammar, notReached, orphanPremise, sessionOf } from "../kit/checkers.ts";
 
 const params = z.strictObject({
-  stop: choice(["sigkill", "sigterm", "stdin"], "sigkill"),
+  stop: choice(["sigkill", "sigterm", "stdin"], { default: "sigkill" }),
   // Time between closing stdin and the signal.
-  grace: milliseconds(4000, 60_000),
+  grace: milliseconds({ default: 4000, max: 60_000 }),
   // Time between the resumed session's start and the second prompt.
-  promptDelay: milliseconds(0, 60_000),
+  promptDelay: milliseconds({ default: 0, max: 60_000 }),
   // false: the control variant, with no background task to orphan.
-  background: flag(true),
+  background: flag({ default: true }),
 });
 type Params = z.output<typeof params>;
 
@@ -19,18 +20,18 @@ const SECOND_PROMPT = "SECOND_MSG: reply with exactly the word: second";
 // Red here: the pushed prompt was settled by someone else's result first; worse, by one no origin explains.
 const RED_FINDINGS = ["prompt-settled-by-extra-result", "unattributed-result"] as const;
 
-// Through the Agent SDK the stop is the orchestrator's own (as its report reproduced it): end the input on the result, abort `grace` later (graceful close).
-const stopStep = (p: Params, driver: StepContext["driver"]): Step =>
-  driver === "sdk" ? { kind: "stop", session: "s1", how: "close-then-abort", graceMs: p.grace } : { kind: "stop", session: "s1", how: p.stop, graceMs: p.grace };
+const [s1, s2] = [session("s1"), session("s2")];
 
-const steps = (p: Params, context?: StepContext): Step[] => [
-  ...startWith("s1", FIRST_PROMPT),
-  waitFor("session 1 settled its first turn", (rec) => resultSeen(sessionNamed(rec, "s1")), 60_000, { onTimeout: "error" }),
-  stopStep(p, context?.driver ?? "headless"),
-  { kind: "start", session: "s2", resume: "s1" },
-  ...(p.promptDelay > 0 ? [{ kind: "pause" as const, label: "prompt delay", ms: p.promptDelay }] : []),
-  { kind: "send", session: "s2", message: { text: SECOND_PROMPT } },
-  waitFor("session 2 answered the pushed prompt", promptAnsweredIn("s2"), 60_000),
+const steps = (p: Params, { driver }: StepContext) => [
+  start(s1, { prompt: FIRST_PROMPT }),
+  wait("session 1 settled its first turn", resultPrinted(s1), { onTimeout: "error" }),
+  // Through the Agent SDK the stop is the orchestrator's own (as its report reproduced it): end the input on the
+  // result, abort `grace` later (the graceful close).
+  stop(s1, { how: driver === "sdk" ? "close-then-abort" : p.stop, grace: p.grace }),
+  resume(s2, { from: s1 }),
+  p.promptDelay > 0 ? pause("prompt delay", p.promptDelay) : [],
+  send(s2, SECOND_PROMPT),
+  wait("session 2 answered the pushed prompt", promptAnswered(s2)),
 ];
 
 export default defineScenario({
@@ -51,20 +52,20 @@ export default defineScenario({
         then: text("second"),
       },
     }),
+  sessions: [s1, s2],
   steps,
   drivers: ["headless", "sdk"],
   check(rec, p) {
-    const s1 = sessionNamed(rec, "s1");
-    const s2 = sessionNamed(rec, "s2");
-    if (!s1 || !s2) return judge({ reached: { ok: false, reason: "the run never reached the resumed session" }, findings: [], notes: [] });
+    const first = sessionOf(rec, s1);
+    const second = sessionOf(rec, s2);
+    if (!first || !second) return { reached: notReached("the run never reached the resumed session"), findings: [] };
     // The control variant orphans nothing on purpose; otherwise the verdict needs the orphan to be real, and a run
     // without one keeps its findings informational.
-    const premise = p.background ? orphanPremise(s1, s2) : null;
-    const grammar = checkTurnGrammar(s2, { redIds: premise && !premise.holds ? [] : RED_FINDINGS });
-    if (premise && !premise.holds) return judge({ ...grammar, reached: { ok: false, reason: premise.reason } });
+    const premise = p.background ? orphanPremise(first, second) : null;
+    const grammar = checkTurnGrammar(second, { redIds: premise && !premise.holds ? [] : RED_FINDINGS });
+    if (premise && !premise.holds) return { ...grammar, reached: notReached(premise.reason) };
     const notes = premise ? [premise.note, ...grammar.notes] : grammar.notes;
-    if (!grammar.reached.ok) return judge({ ...grammar, notes, reached: { ok: false, reason: "session 2 never answered the pushed prompt" } });
-    return judge({ ...grammar, notes });
+    return { ...grammar, notes, reached: grammar.reached.ok ? grammar.reached : notReached("session 2 never answered the pushed prompt") };
   },
   known: [
     {

@@ -1,18 +1,19 @@
 // A background subagent's absorbed <task-notification> must keep its bytes when the idle subagent is resumed.
-import { bash, checkNotificationStability, choice, conversation, count, defineScenario, findBoundaries, judge, milliseconds, nodeWait, startWith, text, toolCall, waitFor, answeredAndSettled, z, type Recordings, type ReplyInput } from "../kit/index.ts";
+import { bash, choice, conversation, count, defineScenario, milliseconds, nodeWait, session, start, subagent, text, toolCall, wait, z, type ReplyInput } from "../kit/index.ts";
+import { answeredAndSettled, checkNotificationStability, findBoundaries, notReached, type Recordings } from "../kit/checkers.ts";
 
 const MAIN_MARKER = "CCREPRO_MAIN_7Q";
 const SUB_MARKER = "CCREPRO_SUBAGENT_7Q";
 
 const params = z.strictObject({
   // How many times the idle subagent is woken.
-  resumes: count(1, 1, 3),
+  resumes: count({ default: 1, min: 1, max: 3 }),
   // What wakes it: a background task it started finishing, or the main session's SendMessage to it.
-  resumeBy: choice(["task", "send-message"], "task"),
+  resumeBy: choice(["task", "send-message"], { default: "task" }),
   // With send-message: how long the main session's SendMessage call is held back, so the subagent has gone idle when
   // the message reaches it. Sent at once (0), it can come within ~40 ms of the subagent's last answer; 2.1.281 then
   // resumed the subagent from a transcript without its last turn in 1 run of 10 (notification-dropped), a race of its own.
-  sendDelay: milliseconds(1000, 60_000),
+  sendDelay: milliseconds({ default: 1000, max: 60_000 }),
 });
 type Params = z.output<typeof params>;
 
@@ -32,13 +33,7 @@ function subagentReplies({ resumes, resumeBy }: Params): ReplyInput[] {
 // The main session launches the subagent and goes idle; with SendMessage, each time the subagent's completion wakes
 // it, it messages the subagent by the agentId the launch returned.
 function mainReplies({ resumes, resumeBy, sendDelay }: Params): Record<string, ReplyInput> {
-  // Releases renamed the subagent tool from Task to Agent; the mock uses whichever the request offers.
-  const launch = toolCall(["Agent", "Task"], {
-    description: "background worker",
-    prompt: `${SUB_MARKER} run the scripted steps.`,
-    subagent_type: "general-purpose",
-    run_in_background: true,
-  });
+  const launch = subagent(`${SUB_MARKER} run the scripted steps.`, "background worker", { background: true });
   const replies: Record<string, ReplyInput> = { "0": launch };
   if (resumeBy === "send-message") {
     for (let n = 1; n <= resumes; n += 1) {
@@ -60,6 +55,8 @@ function settledAfterResumes(rec: Recordings, resumes: number): boolean {
   return wake !== undefined && answeredAndSettled(rec, wake.after);
 }
 
+const s1 = session("s1");
+
 export default defineScenario({
   name: "subagent-resume-notification-header",
   summary: "A background subagent's absorbed task-notification keeps its bytes (header included) across the subagent's resume.",
@@ -75,18 +72,17 @@ export default defineScenario({
       sub: { marker: SUB_MARKER, replies: subagentReplies(p) },
       main: { marker: MAIN_MARKER, replies: mainReplies(p), then: text("main done") },
     }),
+  sessions: [s1],
   steps: (p) => [
-    ...startWith("s1", `${MAIN_MARKER} start the background worker`),
-    waitFor(`the subagent was resumed ${p.resumes}× and the session settled`, (rec) => settledAfterResumes(rec, p.resumes), 90_000 + 15_000 * p.resumes),
+    start(s1, { prompt: `${MAIN_MARKER} start the background worker` }),
+    wait(`the subagent was resumed ${p.resumes}× and the session settled`, (rec) => settledAfterResumes(rec, p.resumes), { timeout: 90_000 + 15_000 * p.resumes }),
   ],
   check(rec, p) {
     const result = checkNotificationStability(rec, { kinds: ["resume"], streams: ["sub"] });
     const resumed = subagentResumes(rec).length;
     // Every asked-for resume must have happened: a later one is where a notification absorbed after a resume flips.
-    if (result.reached.ok && resumed < p.resumes) {
-      return judge({ ...result, reached: { ok: false, reason: `the subagent was resumed ${resumed} time(s), not the ${p.resumes} asked for` } });
-    }
-    return judge(result);
+    if (result.reached.ok && resumed < p.resumes) return { ...result, reached: notReached(`the subagent was resumed ${resumed} time(s), not the ${p.resumes} asked for`) };
+    return result;
   },
   known: [
     // Swept 2026-11-30: `ccrepro sweep subagent-resume-notification-header --versions "2.1.245 - 2.1.290"`.

@@ -9,7 +9,9 @@ import { checkApiConformance, withApiConformance } from "../../checker/api-confo
 import { checkConformance } from "../../mock-api/conformance.ts";
 import { requestEntrySchema } from "../../mock-api/log-entry.ts";
 import { checkRecordedRun } from "../../pipeline/check-recorded-run.ts";
-import { API_FINDINGS, defineScenario, scenarioProblems, z } from "../../kit/index.ts";
+import { API_FINDINGS } from "../../kit/checkers.ts";
+import { defineScenario, z } from "../../kit/index.ts";
+import { scenarioProblems } from "../../kit/scenario.ts";
 
 const fixture = (name: string) => path.join(import.meta.dirname, "..", "fixtures", "runs", name);
 const copies: string[] = [];
@@ -99,7 +101,7 @@ describe("API_FINDINGS in a scenario's known list", () => {
   it("is allowed without being declared; an unknown id is still refused", () => {
     const base = {
       name: "x", summary: "x", source: "x", params: z.strictObject({}), findings: [] as const, mockScript: () => ({}), steps: () => [],
-      check: () => ({ verdict: "GREEN" as const, reason: "", findings: [], notes: [] }), timeoutMs: 1,
+      check: () => ({ reached: { ok: true as const }, findings: [] }), timeoutMs: 1,
     };
     expect(scenarioProblems({ ...base, known: [{ versions: "*", verdict: "RED", finding: API_FINDINGS[0], note: "" }] })).toEqual([]);
     expect(() => defineScenario({ ...base, known: [{ versions: "*", verdict: "RED", finding: "nope" as never, note: "" }] })).toThrow(/"nope"/);

@@ -8,7 +8,7 @@ import { notificationDeliveries } from "../../checker/notification-delivery.ts";
 import type { CheckResult } from "../../core/verdict.ts";
 import { loadRecordings, type HookRecord, type Recordings } from "../../harness/recordings.ts";
 import { findScenario } from "../../scenarios/index.ts";
-import type { Step } from "../../kit/index.ts";
+import type { Step } from "../../harness/plan.ts";
 
 const scenario = findScenario("hook-task-notification-prompt")!;
 const params = (when: string) => scenario.params.parse({ when });

@@ -1,8 +1,9 @@
 // The public entry's thin builders produce what the mock's script schema and the step executor accept.
 import { describe, expect, it } from "vitest";
 import { mockScriptSchema } from "../../mock-api/script.ts";
-import { command, conversation, drop, httpError, midStreamError, press, resume, stall, stop, subagent, text, thinking, type } from "../../kit/index.ts";
-import { stepProblems } from "../../pipeline/scenario-source.ts";
+import { command, conversation, drop, httpError, midStreamError, press, print, resume, session, stall, start, stop, subagent, text, thinking, type, wait } from "../../kit/index.ts";
+import { flattenSteps } from "../../kit/steps.ts";
+import { stepProblems } from "../../kit/scenario.ts";
 
 describe("reply and fault builders", () => {
   it("build replies the mock's script schema accepts, faults included", () => {
@@ -29,18 +30,38 @@ describe("reply and fault builders", () => {
   });
 });
 
-describe("step helpers", () => {
-  it("give the harness's steps, and resume names an earlier session", () => {
-    const steps = [...resume("s1", "s0", "go on"), stop("s1", "sigkill", 500), command("agents", ["agents", "--json"]), type("ui", "hi"), press("ui", "enter")];
-    expect(steps.slice(0, 3)).toEqual([
+describe("step builders", () => {
+  const [s0, s1, ui] = [session("s0"), session("s1"), session("ui")];
+
+  it("give the harness's steps from nested lists, and resume names an earlier session", () => {
+    const steps = flattenSteps([resume(s1, { from: s0, prompt: "go on" }), [stop(s1, { how: "sigkill", grace: 500 }), command("agents", ["agents", "--json"])], type(ui, "hi"), press(ui, "enter")]);
+    expect(steps.slice(0, 4)).toEqual([
       { kind: "start", session: "s1", resume: "s0" },
       { kind: "send", session: "s1", message: { text: "go on" } },
       { kind: "stop", session: "s1", how: "sigkill", graceMs: 500 },
+      { kind: "command", label: "agents", args: ["agents", "--json"], timeoutMs: 30_000 },
     ]);
     expect(stepProblems(steps)).toEqual([
       'steps[0] (start s1) resumes session "s0", which no earlier step started',
       'steps[4] (type) names session "ui", which no earlier start step started (started so far: s1)',
       'steps[5] (press) names session "ui", which no earlier start step started (started so far: s1)',
     ]);
+  });
+
+  it("put flags and --continue on start and print, and default every optional number", () => {
+    expect(flattenSteps([start(s0, { prompt: "p", args: ["--max-turns", "2"], fork: true })])).toEqual([
+      { kind: "start", session: "s0", extraArgs: ["--max-turns", "2"], fork: true },
+      { kind: "send", session: "s0", message: { text: "p" } },
+    ]);
+    expect(flattenSteps([print(s1, "p", { continueLatest: true, args: ["--fallback-model", "m"] })])).toEqual([
+      { kind: "print", session: "s1", prompt: "p", timeoutMs: 120_000, continueLatest: true, extraArgs: ["--fallback-model", "m"] },
+    ]);
+    const [waited] = flattenSteps([wait("w", () => true)]);
+    expect(waited).toMatchObject({ kind: "wait", timeoutMs: 60_000, onTimeout: "inconclusive" });
+    expect(flattenSteps([stop(s0)])).toEqual([{ kind: "stop", session: "s0", how: "stdin", graceMs: 0 }]);
+  });
+
+  it("refuse a session name that cannot be a folder", () => {
+    expect(() => session("../up")).toThrow(/letters, digits/);
   });
 });

@@ -7,7 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { bash, conversation, defineScenario, judge, resultSeen, sessionNamed, startWith, text, waitFor, z } from "../../kit/index.ts";
+import { bash, conversation, defineScenario, resultPrinted, session, start, text, wait } from "../../kit/index.ts";
+import { notReached, reached, resultOf } from "../../kit/checkers.ts";
 import { runLayout } from "../../harness/run-layout.ts";
 import { readRunRecord } from "../../harness/run-record.ts";
 import { scenarioSupport } from "../../pipeline/run-scenario.ts";
@@ -44,16 +45,16 @@ describe.sequential.each(RELEASES)("claude %s", (version) => {
 
 // One turn with one Bash call: the least a headless release can be asked, so the oldest releases with
 // `--input-format stream-json` show the harness itself works on them.
+const s1 = session("s1");
 const oneBashTurn = defineScenario({
   name: "one-bash-turn",
   summary: "one prompt, one Bash call, one answer",
   source: "test of the harness on old releases",
-  params: z.strictObject({}),
   findings: [],
+  sessions: [s1],
   mockScript: () => conversation({ main: { marker: "CCREPRO_ONE_TURN", replies: [bash("echo ran > bash-ran.txt", "write a file")], then: text("DONE") } }),
-  steps: () => [...startWith("s1", "CCREPRO_ONE_TURN run it"), waitFor("the turn settled", (rec) => resultSeen(sessionNamed(rec, "s1")), 60_000)],
-  check: (rec) => judge({ reached: resultSeen(sessionNamed(rec, "s1")) ? { ok: true } : { ok: false, reason: "no result" }, findings: [], notes: [] }),
-  known: [],
+  steps: () => [start(s1, { prompt: "CCREPRO_ONE_TURN run it" }), wait("the turn settled", resultPrinted(s1))],
+  check: (rec) => ({ reached: resultOf(rec, s1) ? reached() : notReached("no result"), findings: [] }),
   timeoutMs: 120_000,
 });
 

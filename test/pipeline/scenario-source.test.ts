@@ -105,7 +105,7 @@ describe("loadScenario", () => {
   it("a step naming a session that was never started", async () => {
     const file = write("session.ts", `${HEADER}export default defineScenario(${body({ steps: '() => [...startWith("s1", "M go"), { kind: "stop", session: "s2", how: "sigterm", graceMs: 0 }]' })});\n`);
     expect((await loadError(file)).message).toBe(
-      `scenario file ${file}: steps[2] (stop) names session "s2", which no earlier start step started (started so far: s1). Start each session (startWith(...) or a start step) before the steps that use it`,
+      `scenario file ${file}: defineScenario() found problems: steps[2] (stop) names session "s2", which no earlier start step started (started so far: s1). Start each session (start(s1, …), resume, continueLatest, print or terminal) before the steps that use it`,
     );
   });
 
