@@ -1,11 +1,12 @@
 // Working-directory snapshots on temp dirs: what is listed and how, the text limit and budget, links never followed,
-// the harness's .git left out; written into a run directory and read back by loadRecordings.
+// the harness's .git left out; written into a run directory and read back by loadRecordings; taken live as sessions end.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { emptyWorkdir, loadRecordings } from "../../harness/recordings.ts";
+import { LiveRecordings } from "../../harness/live-recordings.ts";
+import { emptyWorkdir, loadRecordings, type SessionRecording } from "../../harness/recordings.ts";
 import { runLayout, sessionLayout } from "../../harness/run-layout.ts";
 import { snapshotWorkdir, WORKDIR_TEXT_BUDGET, WORKDIR_TEXT_LIMIT, writeWorkdirSnapshot } from "../../harness/workdir.ts";
 
@@ -138,5 +139,54 @@ describe("loadRecordings: the working directory's snapshots", () => {
     fs.mkdirSync(run.root, { recursive: true });
     fs.writeFileSync(run.workdirAtEnd, JSON.stringify({ t: 1, files: [{ path: "x", size: 1, sha256: "not-a-hash", text: null }] }));
     expect(() => loadRecordings(run.root)).toThrow(/sha256/);
+  });
+});
+
+describe("LiveRecordings: snapshots as sessions end", () => {
+  const open: LiveRecordings[] = [];
+  afterAll(() => open.forEach((live) => live.close()));
+
+  function live() {
+    const run = runLayout(path.join(root, `live-${(n += 1)}`));
+    fs.mkdirSync(run.work, { recursive: true });
+    const recordings = new LiveRecordings(run.root, run.mockLog);
+    open.push(recordings);
+    return { run, recordings };
+  }
+
+  const recording = (label: string): SessionRecording => ({ label, stdout: [], stdin: [], process: null });
+
+  it("snapshots the working directory once a session's exited settles, and wakes a wait on it", async () => {
+    const { run, recordings } = live();
+    let exit!: () => void;
+    recordings.addSession(recording("s1"), new Promise<void>((resolve) => (exit = resolve)));
+    expect(recordings.sessions.map((s) => s.label)).toEqual(["s1"]);
+    const waiting = recordings.waitUntil((rec) => rec.workdir.afterSession.s1 !== undefined, 5000, new AbortController().signal);
+    fs.writeFileSync(path.join(run.work, "out.txt"), "hello");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Nothing is taken while the process runs.
+    expect(recordings.workdir.afterSession).toEqual({});
+    exit();
+    expect(await waiting).toBe("ok");
+    // Written after it: a later change in the directory is not in the session's snapshot.
+    fs.writeFileSync(path.join(run.work, "later.txt"), "later");
+    expect(recordings.workdir.afterSession.s1?.files.map((f) => f.path)).toEqual(["out.txt"]);
+    recordings.snapshotAtEnd();
+    expect(recordings.workdir.atEnd?.files.map((f) => f.path)).toEqual(["later.txt", "out.txt"]);
+    expect(loadRecordings(run.root).workdir).toEqual(recordings.workdir);
+    expect(recordings.workdirErrors).toEqual([]);
+  });
+
+  it("snapshots a session whose exited rejects too, and collects a write failure instead of throwing", async () => {
+    const { run, recordings } = live();
+    recordings.addSession(recording("s1"), Promise.reject(new Error("persist failed")));
+    // A file where the session directory should be: the snapshot cannot be written.
+    fs.mkdirSync(run.sessionsDir, { recursive: true });
+    fs.writeFileSync(sessionLayout(run, "s2").dir, "");
+    recordings.addSession(recording("s2"), Promise.resolve());
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(Object.keys(recordings.workdir.afterSession)).toEqual(["s1"]);
+    expect(recordings.workdirErrors).toHaveLength(1);
+    expect(recordings.workdirErrors[0]).toMatch(/^sessions\/s2\/workdir\.json: /);
   });
 });
