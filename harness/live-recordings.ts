@@ -1,9 +1,11 @@
-// The run's recordings while it is still going: sessions in memory, request and hook logs re-read when they grow.
+// The run's recordings while it is still going: sessions in memory, request and hook logs re-read when they grow,
+// the working directory snapshotted as each session ends.
 import fs from "node:fs";
-import { emptyWorkdir, loadHooks, loadRequestLog, type HookRecord, type WorkdirRecord, type Recordings, type SessionRecording } from "./recordings.ts";
+import { emptyWorkdir, loadHooks, loadRequestLog, type HookRecord, type WorkdirRecord, type WorkdirSnapshot, type Recordings, type SessionRecording } from "./recordings.ts";
 import path from "node:path";
 import { REQUEST_INDEX_FILE } from "../mock-api/log-entry.ts";
-import { runLayout } from "./run-layout.ts";
+import { runLayout, sessionLayout } from "./run-layout.ts";
+import { snapshotWorkdir, writeWorkdirSnapshot } from "./workdir.ts";
 
 export type WaitEnd = "ok" | "timeout" | "aborted";
 
@@ -13,6 +15,8 @@ export class LiveRecordings implements Recordings {
   responseEnds: Recordings["responseEnds"] = new Map();
   hooks: HookRecord[] = [];
   workdir: WorkdirRecord = emptyWorkdir();
+  // Why a snapshot of the working directory could not be taken or written: the run reports it as a harness error.
+  readonly workdirErrors: string[] = [];
   body: Recordings["body"] = () => {
     throw new Error("no request recorded yet");
   };
@@ -31,6 +35,37 @@ export class LiveRecordings implements Recordings {
       this.watchers.push(fs.watch(dir, () => this.changed()));
     }
     this.poll = setInterval(() => this.changed(), 250);
+  }
+
+  // A session of the run (headless, sdk, terminal, print): its recording joins the others, and once its process has
+  // ended (its `exited` settled) the working directory is snapshotted into its session directory. Hooked here, as the
+  // session starts, so the snapshot is in place before any step awaiting the same `exited` goes on.
+  addSession(recording: SessionRecording, exited: Promise<void>): void {
+    this.sessions.push(recording);
+    const snapshot = () => {
+      this.snapshotInto(sessionLayout(runLayout(this.runDir), recording.label).workdir, (taken) => {
+        this.workdir.afterSession[recording.label] = taken;
+      });
+      this.changed();
+    };
+    void exited.then(snapshot, snapshot);
+  }
+
+  // The last snapshot, once every process of the run is gone.
+  snapshotAtEnd(): void {
+    this.snapshotInto(runLayout(this.runDir).workdirAtEnd, (taken) => {
+      this.workdir.atEnd = taken;
+    });
+  }
+
+  private snapshotInto(file: string, keep: (taken: WorkdirSnapshot) => void): void {
+    try {
+      const taken = snapshotWorkdir(runLayout(this.runDir).work);
+      writeWorkdirSnapshot(file, taken);
+      keep(taken);
+    } catch (error) {
+      this.workdirErrors.push(`${path.relative(this.runDir, file)}: ${(error as Error).message}`);
+    }
   }
 
   // Called by sessions on every stdout line, and by the watchers.

@@ -189,6 +189,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
       [...sessions.values(), ...terminals.values()].flatMap((s) => (s.process.pid === null ? [] : [s.process.pid])),
     );
     await Promise.all([...sessions.values(), ...terminals.values()].map((s) => s.exited));
+    live.snapshotAtEnd();
     // Only once every process is gone: a live daemon would re-create its socket directory.
     const daemonDir = removeDaemonDir(layout.config);
     const startedPids = [...sessions.values(), ...terminals.values()].flatMap((s) => (s.process.pid === null ? [] : [s.process.pid]));
@@ -212,6 +213,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
       record.harnessError ??= `processes of this run survived cleanup: ${reap.survivors.join(", ")}`;
     }
     if (daemonDir.leftover) record.harnessError ??= `the daemon socket directory ${daemonDir.dir} could not be removed`;
+    if (live.workdirErrors.length > 0) record.harnessError ??= `the working directory could not be snapshotted: ${live.workdirErrors.join("; ")}`;
     record.outbound = { attempts: trap?.attempts.length ?? 0, forwardedToMock: trap?.forwarded.length ?? 0 };
     record.sessions = [...sessions.values(), ...terminals.values()].map((s) => ({
       label: s.process.label,

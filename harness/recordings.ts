@@ -82,7 +82,8 @@ export interface HookAnswerRecord {
 }
 
 // One file of the working directory: its path relative to it (with "/"), size, sha256, and its text when it is a
-// small UTF-8 file (up to WORKDIR_TEXT_LIMIT bytes; null otherwise).
+// small UTF-8 file (up to WORKDIR_TEXT_LIMIT bytes, while the snapshot's WORKDIR_TEXT_BUDGET lasts, both in
+// workdir.ts; null otherwise).
 export interface WorkdirFile {
   path: string;
   size: number;
@@ -90,10 +91,19 @@ export interface WorkdirFile {
   text: string | null;
 }
 
-// What the working directory held at one moment (the `.git` the harness made is left out).
+// A symbolic link in the working directory: recorded as a link with its target as written, never followed (a link
+// pointing outside the working directory must not pull that file into the run).
+export interface WorkdirLink {
+  path: string;
+  target: string;
+}
+
+// What the working directory held at one moment (the `.git` the harness made is left out). `links` is absent only in
+// snapshots built in memory; the harness always writes it.
 export interface WorkdirSnapshot {
   t: number;
   files: WorkdirFile[];
+  links?: WorkdirLink[];
 }
 
 // Snapshots of the working directory: after each session's process ended, by session label, and at the run's end.
@@ -171,6 +181,34 @@ export function loadHooks(runDir: string): HookRecord[] {
     .sort((a, b) => a.t - b.t);
 }
 
+export const workdirSnapshotSchema = z.object({
+  t: z.number(),
+  files: z.array(
+    z.object({
+      path: z.string(),
+      size: z.number().int().nonnegative(),
+      sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      text: z.string().nullable(),
+    }),
+  ),
+  links: z.array(z.object({ path: z.string(), target: z.string() })).optional(),
+}) satisfies z.ZodType<WorkdirSnapshot>;
+
+const readSnapshot = (file: string): WorkdirSnapshot | null =>
+  fs.existsSync(file) ? workdirSnapshotSchema.parse(JSON.parse(fs.readFileSync(file, "utf8"))) : null;
+
+// The working directory's snapshots a run directory holds: one per session directory that has one, and the run's
+// last. Runs recorded before snapshots were kept have none of these files: their record is empty.
+export function loadWorkdir(runDir: string, labels: string[]): WorkdirRecord {
+  const run = runLayout(runDir);
+  const afterSession: Record<string, WorkdirSnapshot> = {};
+  for (const label of labels) {
+    const snapshot = readSnapshot(sessionLayout(run, label).workdir);
+    if (snapshot) afterSession[label] = snapshot;
+  }
+  return { afterSession, atEnd: readSnapshot(run.workdirAtEnd) };
+}
+
 // Loads everything a run directory recorded. Throws when a file is malformed: a damaged run is a harness error.
 export function loadRecordings(runDir: string): Recordings {
   const run = runLayout(runDir);
@@ -194,7 +232,8 @@ export function loadRecordings(runDir: string): Recordings {
   const hooks = loadHooks(runDir);
   const steps = fs.existsSync(run.runJson) ? readRunRecord(run.runJson).steps : [];
   const observedUntil = steps.length > 0 ? Math.max(...steps.map((step) => step.endedAt)) : undefined;
-  return { runDir, sessions, hooks, workdir: emptyWorkdir(), ...(observedUntil === undefined ? {} : { observedUntil }), ...loadRequestLog(run.mockLog) };
+  const workdir = loadWorkdir(runDir, labels);
+  return { runDir, sessions, hooks, workdir, ...(observedUntil === undefined ? {} : { observedUntil }), ...loadRequestLog(run.mockLog) };
 }
 
 // The working directory's record before anything was snapshotted.

@@ -26,6 +26,8 @@ export interface RunLayout {
   transcripts: string;
   // A file scenario's source as it ran, so `ccrepro check` can judge the run again from its directory alone.
   scenarioDir: string;
+  // The working directory's snapshot once every process of the run was reaped (JSON, texts inline).
+  workdirAtEnd: string;
 }
 
 export function runLayout(root: string): RunLayout {
@@ -46,6 +48,7 @@ export function runLayout(root: string): RunLayout {
     commands: path.join(root, "commands"),
     transcripts: path.join(root, "transcripts"),
     scenarioDir: path.join(root, "scenario"),
+    workdirAtEnd: path.join(root, "workdir-at-end.json"),
   };
 }
 
@@ -63,6 +66,8 @@ export interface SessionLayout {
   debugLog: string;
   // The session's process record (argv, pid, exit code, signal, timings).
   sessionJson: string;
+  // The working directory's snapshot right after the session's process ended (JSON, texts inline).
+  workdir: string;
 }
 
 export function sessionLayout(run: RunLayout, label: string): SessionLayout {
@@ -74,5 +79,6 @@ export function sessionLayout(run: RunLayout, label: string): SessionLayout {
     stderr: path.join(dir, "stderr.log"),
     debugLog: path.join(dir, "debug.log"),
     sessionJson: path.join(dir, "session.json"),
+    workdir: path.join(dir, "workdir.json"),
   };
 }

@@ -106,7 +106,7 @@ function spawnSession(ctx: RunContext, label: string, args: string[], resume: st
     onChange: () => ctx.live.changed(),
   });
   ctx.sessions.set(label, started);
-  ctx.live.sessions.push(started.recording);
+  ctx.live.addSession(started.recording, started.exited);
   return started;
 }
 
@@ -116,7 +116,7 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepResu
       if (ctx.driver === "sdk") {
         const started = startSdk(ctx, step);
         ctx.sessions.set(step.session, started);
-        ctx.live.sessions.push(started.recording);
+        ctx.live.addSession(started.recording, started.exited);
         return { outcome: "ok", detail: `sdk ${ctx.sdk?.version} child pid ${started.process.pid}` };
       }
       const args = [...headlessArgs(sessionLayout(ctx.layout, step.session).debugLog, ctx.probe, ctx.permissions), ...(step.extraArgs ?? [])];
@@ -152,7 +152,8 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepResu
       if (gone) {
         // Its last words on stderr may still be in the pipe.
         await gone.exited;
-        throw new StepFailure(`${describeExit(gone)} while waiting for: ${step.label}`);
+        // What was awaited may be the end itself (the working directory's snapshot after that session).
+        if (!step.until(ctx.live)) throw new StepFailure(`${describeExit(gone)} while waiting for: ${step.label}`);
       }
       if (outcome === "ok") {
         ctx.pointReached();

@@ -109,7 +109,7 @@ async function startTerminal(ctx: RunContext, step: Extract<Step, { kind: "termi
     onChange: () => ctx.live.changed(),
   });
   ctx.terminals.set(step.session, started);
-  ctx.live.sessions.push(started.recording);
+  ctx.live.addSession(started.recording, started.exited);
   const outcome = await ctx.live.waitUntil(
     () => promptReady(started.screen()) || dialogShown(started.screen()) || !started.running,
     READY_TIMEOUT_MS,

@@ -31,7 +31,7 @@ function context(fixture: string): RunContext {
     claude: { command: "/bin/bash", args: [path.join(FIXTURES, `${fixture}.sh`)] },
     probe: { flags: [] },
     permissions: { mode: "skip-permissions", args: ["--dangerously-skip-permissions"], why: "test" },
-    live: { changed: () => undefined, sessions: [] },
+    live: { changed: () => undefined, addSession: () => undefined },
     sessions: new Map<string, HeadlessSession>(),
   } as unknown as RunContext;
 }

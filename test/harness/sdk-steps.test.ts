@@ -57,12 +57,16 @@ describe("the sdk driver's steps", { timeout: 30_000 }, () => {
     await until(() => events("s1").some((e) => e.type === "echo"));
     await executeStep(ctx, { kind: "interrupt", session: "s1" });
     await until(() => events("s1").some((e) => e.subtype === "interrupted"));
+    fs.writeFileSync(path.join(layout.work, "by-s1.txt"), "s1");
     const stop = await executeStep(ctx, { kind: "stop", session: "s1", how: "stdin", graceMs: 10_000 });
     expect(stop.detail).toContain("the query ended after end-input");
     expect(events("s1").map((e) => e.subtype ?? e.type)).toEqual(["init", "echo", "interrupted", "input_ended"]);
     const s1 = ctx.sessions.get("s1")!;
     expect(s1.process.sessionId).toBe("fake-session");
     expect(s1.process.stoppedBy).toEqual(["interrupt", "end-input"]);
+    // The working directory was snapshotted once the SDK child ended, before the stop step returned.
+    expect(ctx.live.workdir.afterSession.s1?.files.map((f) => f.path)).toEqual(["by-s1.txt"]);
+    expect(ctx.live.workdir.afterSession.s1!.t).toBeGreaterThanOrEqual(s1.process.endedAt!);
     const files = sessionLayout(layout, "s1");
     // stdin.jsonl has the pushed message as a headless stdin would; the commands are beside it.
     expect(readLines(files.stdin)).toEqual([{ type: "user", message: { role: "user", content: "hello" } }]);
