@@ -2,7 +2,9 @@
 // that session and at the run's end, read back from the run directory alone; a wait can use "after session s1 ended".
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { bash, conversation, resultSeen, sessionNamed, startWith, text, waitFor } from "../../kit/index.ts";
+import { bash, conversation, print, resultPrinted, session, start, stop, text, wait } from "../../kit/index.ts";
+import { fileOf } from "../../kit/checkers.ts";
+import { flattenSteps } from "../../kit/steps.ts";
 import type { RunPlan } from "../../harness/plan.ts";
 import { recordRun } from "../../harness/record-run.ts";
 import { loadRecordings } from "../../harness/recordings.ts";
@@ -12,6 +14,7 @@ import { E2E_RUNS_DIR, E2E_TIMEOUT_MS } from "../e2e-run.ts";
 const VERSION = "2.1.332";
 const sha = (data: string) => crypto.createHash("sha256").update(data).digest("hex");
 
+const [s1, p1] = [session("s1"), session("p1")];
 const plan: RunPlan = {
   scenario: "workdir-snapshots",
   params: {},
@@ -19,13 +22,13 @@ const plan: RunPlan = {
     main: { marker: "CCREPRO_WORKDIR_S1", replies: [bash("printf hello > out.txt", "write out.txt")], then: text("written") },
     print: { marker: "CCREPRO_WORKDIR_P1", replies: [bash("printf world > second.txt", "write second.txt")], then: text("written too") },
   }),
-  steps: [
-    ...startWith("s1", "CCREPRO_WORKDIR_S1 write the file"),
-    waitFor("s1 answered", (rec) => resultSeen(sessionNamed(rec, "s1")), 90_000, { onTimeout: "error" }),
-    { kind: "stop", session: "s1", how: "stdin", graceMs: 20_000 },
-    waitFor("s1's snapshot holds out.txt", (rec) => !!rec.workdir.afterSession.s1?.files.some((f) => f.path === "out.txt"), 5_000, { onTimeout: "error" }),
-    { kind: "print", session: "p1", prompt: "CCREPRO_WORKDIR_P1 write the second file", timeoutMs: 90_000 },
-  ],
+  steps: flattenSteps([
+    start(s1, { prompt: "CCREPRO_WORKDIR_S1 write the file" }),
+    wait("s1 answered", resultPrinted(s1), { timeout: 90_000, onTimeout: "error" }),
+    stop(s1, { grace: 20_000 }),
+    wait("s1's snapshot holds out.txt", (rec) => rec.workdir.afterSession.s1 !== undefined && fileOf(rec, "out.txt", { after: s1 }) !== null, { timeout: 5_000, onTimeout: "error" }),
+    print(p1, "CCREPRO_WORKDIR_P1 write the second file", { timeout: 90_000 }),
+  ]),
   timeoutMs: 240_000,
 };
 
