@@ -42,6 +42,7 @@ const interruptRequest = () => JSON.stringify({ type: "control_request", request
 function startSdk(ctx: RunContext, step: Extract<Step, { kind: "start" }>): SdkSession {
   if (!ctx.sdk) throw new StepFailure("the sdk driver needs an installed Agent SDK");
   if (step.extraArgs?.length) throw new StepFailure(`session ${step.session}: extra CLI arguments (${step.extraArgs.join(" ")}) have no sdk-driver equivalent yet`);
+  if (step.continueLatest || step.fork) throw new StepFailure(`session ${step.session}: --continue and --fork-session have no sdk-driver equivalent yet; run this scenario with --driver headless`);
   let resume: { of: string; sessionId: string } | null = null;
   if (step.resume) {
     const sessionId = session(ctx, step.resume).process.sessionId;
@@ -86,15 +87,26 @@ const within = (promise: Promise<unknown>, ms: number): Promise<boolean> =>
 
 // Spawns a headless process as session `label`, resuming the session id of the earlier session `resume` when given;
 // `trailing` goes after the --resume flag (a print step's prompt).
-function spawnSession(ctx: RunContext, label: string, args: string[], resume: string | undefined): HeadlessSession {
+// Which conversation a new process continues: an earlier session's id (--resume), the CLI's own pick (--continue),
+// either as a fork; and the scenario's own flags, after the harness's.
+interface Continuation {
+  resume?: string;
+  continueLatest?: boolean;
+  fork?: boolean;
+  extraArgs?: string[];
+}
+
+function spawnSession(ctx: RunContext, label: string, args: string[], continuation: Continuation): HeadlessSession {
   let resumeOf: string | null = null;
-  const all = [...args];
-  if (resume) {
-    const earlier = session(ctx, resume).process.sessionId;
-    if (!earlier) throw new StepFailure(`session "${resume}" never reported a session id to resume`);
+  const all = [...args, ...(continuation.extraArgs ?? [])];
+  if (continuation.resume) {
+    const earlier = session(ctx, continuation.resume).process.sessionId;
+    if (!earlier) throw new StepFailure(`session "${continuation.resume}" never reported a session id to resume`);
     all.push("--resume", earlier);
-    resumeOf = resume;
+    resumeOf = continuation.resume;
   }
+  if (continuation.continueLatest) all.push("--continue");
+  if (continuation.fork) all.push("--fork-session");
   const started = new HeadlessSession({
     label,
     command: ctx.claude.command,
@@ -119,8 +131,7 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepResu
         ctx.live.addSession(started.recording, started.exited);
         return { outcome: "ok", detail: `sdk ${ctx.sdk?.version} child pid ${started.process.pid}` };
       }
-      const args = [...headlessArgs(sessionLayout(ctx.layout, step.session).debugLog, ctx.probe, ctx.permissions), ...(step.extraArgs ?? [])];
-      const started = spawnSession(ctx, step.session, args, step.resume);
+      const started = spawnSession(ctx, step.session, headlessArgs(sessionLayout(ctx.layout, step.session).debugLog, ctx.probe, ctx.permissions), step);
       return { outcome: "ok", detail: `pid ${started.process.pid}` };
     }
     case "print": {
@@ -129,7 +140,7 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepResu
       // The prompt goes right after -p: a trailing argument would be swallowed by a list option such as
       // `--allowedTools <tools...>`, which old releases get (1.0.0 then said no prompt was given).
       const args = via === "arg" ? [print!, step.prompt, ...flags] : [print!, ...flags];
-      const started = spawnSession(ctx, step.session, args, step.resume);
+      const started = spawnSession(ctx, step.session, args, step);
       if (via === "stdin") started.send(step.prompt);
       // With the prompt as argument, an open stdin would be read as more prompt: close it either way.
       started.closeStdin();
