@@ -1,0 +1,126 @@
+// Hooks that answer, on real releases: a PreToolUse hook (matcher Bash) that blocks the model's Bash call, by exit 2 +
+// stderr or by a JSON deny decision on stdout, declared in a --settings file or in the project settings. Proven from
+// the recordings alone: the hook ran (payload and answer recorded), the next request's tool_result carries the
+// hook's reason, and the command never ran (its sentinel file does not exist).
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { HookCapture, HookReply, PermissionPlan, RunPlan } from "../../harness/plan.ts";
+import { recordRun } from "../../harness/record-run.ts";
+import { loadRecordings, type Recordings } from "../../harness/recordings.ts";
+import { projectSettingsFile, runLayout, userSettingsFile } from "../../harness/run-layout.ts";
+import { readRunRecord } from "../../harness/run-record.ts";
+import { resolveClaude } from "../../releases/resolve.ts";
+import { E2E_RUNS_DIR, E2E_TIMEOUT_MS } from "../e2e-run.ts";
+
+const MARKER = "CCREPRO_HOOK_ANSWER";
+const REASON = "blocked by test";
+const DENY_REASON = "denied by the test's JSON decision";
+const RELEASES = (process.env.CCREPRO_HOOK_E2E_RELEASES ?? "2.1.332").split(",");
+
+// The model asks for one Bash call that would write the sentinel, then ends the turn with a text.
+function plan(name: string, hooks: HookCapture, permissions?: PermissionPlan): RunPlan {
+  return {
+    scenario: `hook-answers-${name}`,
+    params: {},
+    script: {
+      streams: [{ stream: "main", firstUserContains: MARKER, hasTool: "Bash" }],
+      defaultStream: "side",
+      replies: {
+        main: {
+          "0": { content: [{ type: "tool_use", name: "Bash", input: { command: "echo x > sentinel.txt", description: "write the sentinel" } }] },
+          "*": { content: [{ type: "text", text: "DONE" }] },
+        },
+      },
+    },
+    steps: [
+      { kind: "start", session: "s1" },
+      { kind: "send", session: "s1", message: { text: `${MARKER} write the sentinel` } },
+      { kind: "wait", label: "the turn settled", until: (rec) => !!rec.sessions[0]?.stdout.some((l) => l.event?.type === "result"), timeoutMs: 90_000 },
+      { kind: "stop", session: "s1", how: "stdin", graceMs: 10_000 },
+    ],
+    hooks,
+    ...(permissions ? { permissions } : {}),
+    timeoutMs: 150_000,
+  };
+}
+
+// The text of the tool_result that answers the Bash call, from the first main request that carries one.
+function toolResultText(rec: Recordings): { seq: number; text: string } | null {
+  for (const request of rec.requests.filter((r) => r.stream === "main")) {
+    const body = JSON.parse(rec.body(request.seq).toString("utf8")) as { messages: Array<{ content: unknown }> };
+    for (const message of body.messages) {
+      if (!Array.isArray(message.content)) continue;
+      for (const block of message.content as Array<{ type: string; content?: unknown }>) {
+        if (block.type !== "tool_result") continue;
+        const content = block.content;
+        const text = typeof content === "string" ? content : Array.isArray(content) ? content.map((c: { text?: string }) => c.text ?? "").join("") : "";
+        return { seq: request.seq, text };
+      }
+    }
+  }
+  return null;
+}
+
+async function record(version: string, runPlan: RunPlan) {
+  const claude = await resolveClaude(version);
+  const { runDir, record } = await recordRun({ plan: runPlan, claude, requested: version, runsDir: E2E_RUNS_DIR });
+  expect(record.harnessError, runDir).toBeNull();
+  return { runDir, rec: loadRecordings(runDir), layout: runLayout(runDir) };
+}
+
+const exit2: HookReply = { exitCode: 2, stderr: REASON };
+const jsonDeny: HookReply = {
+  exitCode: 0,
+  stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: DENY_REASON } }),
+};
+
+describe.sequential.each(RELEASES)("claude %s", (version) => {
+  it.each([
+    ["flag", "exit 2 + stderr", exit2, REASON],
+    ["project", "a JSON deny on stdout", jsonDeny, DENY_REASON],
+  ] as const)("a PreToolUse hook declared in %s settings blocks the Bash call with %s", async (source, _how, reply, reason) => {
+    const { runDir, rec, layout } = await record(version, plan(`${source}`, { events: ["PreToolUse", "Stop"], source, answers: [{ event: "PreToolUse", matcher: "Bash", replies: [reply] }] }));
+    // The hook ran once for the call: its payload is recorded once, with the answer it gave.
+    const pre = rec.hooks.filter((h) => h.event === "PreToolUse");
+    expect(pre, runDir).toHaveLength(1);
+    expect(pre[0]!.payload).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "echo x > sentinel.txt" } });
+    expect(pre[0]!.answer).toEqual({ rule: 0, call: 0, exitCode: reply.exitCode, stdout: reply.stdout ?? "", stderr: reply.stderr ?? "" });
+    // The record-only events still record (Stop has no answer rule).
+    expect(rec.hooks.some((h) => h.event === "Stop" && h.answer === null), runDir).toBe(true);
+    // The model is told why: the next request's tool_result carries the hook's text.
+    const result = toolResultText(rec);
+    expect(result, runDir).not.toBeNull();
+    expect(result!.text, runDir).toContain(reason);
+    // And the command never ran.
+    expect(fs.existsSync(path.join(layout.work, "sentinel.txt")), runDir).toBe(false);
+    // The hooks are where the plan declared them, and nowhere else; run.json says so.
+    const user = JSON.parse(fs.readFileSync(userSettingsFile(layout), "utf8")) as { hooks?: unknown };
+    expect(user.hooks).toBeUndefined();
+    const declaredIn = source === "flag" ? layout.flagSettings : projectSettingsFile(layout);
+    expect(Object.keys((JSON.parse(fs.readFileSync(declaredIn, "utf8")) as { hooks: object }).hooks).sort()).toEqual(["PreToolUse", "Stop"]);
+    const run = readRunRecord(layout.runJson);
+    expect(run.settings).toMatchObject({ hookSource: source, sources: source === "project" ? ["user", "project"] : ["user"], hookAnswers: [{ event: "PreToolUse", matcher: "Bash" }] });
+    const argv = rec.sessions[0]!.process!.argv;
+    if (source === "flag") expect(argv.slice(argv.indexOf("--settings"), argv.indexOf("--settings") + 2)).toEqual(["--settings", layout.flagSettings]);
+    else expect(argv).not.toContain("--settings");
+  }, E2E_TIMEOUT_MS);
+
+  // Without the skip flag, the release's own permission logic decides: a deny rule in the settings stops the call.
+  // The rule names the command (a bare "Bash" rule takes the tool out of the request's tool list altogether, measured
+  // on 2.1.332, and the mock's stream rule would then not know the request).
+  it("a plan's own permissions: mode default with a deny rule for the command, no skip flag", async () => {
+    const { runDir, rec, layout } = await record(version, plan("deny-rule", { events: ["PreToolUse"] }, { mode: "default", deny: ["Bash(echo:*)"] }));
+    const argv = rec.sessions[0]!.process!.argv;
+    expect(argv).not.toContain("--dangerously-skip-permissions");
+    expect(argv.slice(argv.indexOf("--permission-mode"), argv.indexOf("--permission-mode") + 2)).toEqual(["--permission-mode", "default"]);
+    expect(JSON.parse(fs.readFileSync(userSettingsFile(layout), "utf8")).permissions).toEqual({ allow: [], deny: ["Bash(echo:*)"] });
+    expect(readRunRecord(layout.runJson).permissions).toMatchObject({ mode: "permission-mode", rules: { mode: "default", deny: ["Bash(echo:*)"] } });
+    expect(fs.existsSync(path.join(layout.work, "sentinel.txt")), runDir).toBe(false);
+    const result = toolResultText(rec);
+    expect(result, runDir).not.toBeNull();
+    expect(result!.text, runDir).toMatch(/permission|denied/i);
+    // The PreToolUse hook still saw the call (hooks run before the permission check).
+    expect(rec.hooks.filter((h) => h.event === "PreToolUse"), runDir).toHaveLength(1);
+  }, E2E_TIMEOUT_MS);
+});
