@@ -2,6 +2,11 @@
 // stderr or by a JSON deny decision on stdout, declared in a --settings file or in the project settings. Proven from
 // the recordings alone: the hook ran (payload and answer recorded), the next request's tool_result carries the
 // hook's reason, and the command never ran (its sentinel file does not exist).
+// Measured 2026-12-01, all GREEN on 2.1.332 and 2.1.112. What the model is told differs: for exit 2, both releases
+// answer the call with "PreToolUse:Bash hook error: [<the hook's command line>]: blocked by test"; for the JSON deny,
+// 2.1.332 says "PreToolUse:Bash hook error: <reason>", 2.1.112 gives the bare reason as the tool_result and adds a
+// <system-reminder> text block naming the hook's command. The command line carries the run directory's paths, so
+// those bytes differ from run to run.
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -16,7 +21,7 @@ import { E2E_RUNS_DIR, E2E_TIMEOUT_MS } from "../e2e-run.ts";
 const MARKER = "CCREPRO_HOOK_ANSWER";
 const REASON = "blocked by test";
 const DENY_REASON = "denied by the test's JSON decision";
-const RELEASES = (process.env.CCREPRO_HOOK_E2E_RELEASES ?? "2.1.332").split(",");
+const RELEASES = (process.env.CCREPRO_HOOK_E2E_RELEASES ?? "2.1.332,2.1.112").split(",");
 
 // The model asks for one Bash call that would write the sentinel, then ends the turn with a text.
 function plan(name: string, hooks: HookCapture, permissions?: PermissionPlan): RunPlan {
