@@ -16,6 +16,7 @@ import { loadRecordings, type Recordings } from "../../harness/recordings.ts";
 import { projectSettingsFile, runLayout, userSettingsFile } from "../../harness/run-layout.ts";
 import { readRunRecord } from "../../harness/run-record.ts";
 import { resolveClaude } from "../../releases/resolve.ts";
+import { DEFAULT_SDK_VERSION, installSdk } from "../../releases/sdk-install.ts";
 import { E2E_RUNS_DIR, E2E_TIMEOUT_MS } from "../e2e-run.ts";
 
 const MARKER = "CCREPRO_HOOK_ANSWER";
@@ -69,7 +70,9 @@ function toolResultText(rec: Recordings): { seq: number; text: string } | null {
 
 async function record(version: string, runPlan: RunPlan) {
   const claude = await resolveClaude(version);
-  const { runDir, record } = await recordRun({ plan: runPlan, claude, requested: version, runsDir: E2E_RUNS_DIR });
+  const installed = runPlan.driver === "sdk" ? await installSdk(DEFAULT_SDK_VERSION) : null;
+  const sdk = installed ? { sdk: { requested: DEFAULT_SDK_VERSION, version: installed.version, packageDir: installed.packageDir } } : {};
+  const { runDir, record } = await recordRun({ plan: runPlan, claude, requested: version, runsDir: E2E_RUNS_DIR, ...sdk });
   expect(record.harnessError, runDir).toBeNull();
   return { runDir, rec: loadRecordings(runDir), layout: runLayout(runDir) };
 }
@@ -109,6 +112,21 @@ describe.sequential.each(RELEASES)("claude %s", (version) => {
     const argv = rec.sessions[0]!.process!.argv;
     if (source === "flag") expect(argv.slice(argv.indexOf("--settings"), argv.indexOf("--settings") + 2)).toEqual(["--settings", layout.flagSettings]);
     else expect(argv).not.toContain("--settings");
+  }, E2E_TIMEOUT_MS);
+
+  // Through the Agent SDK, the --settings file is its `settings` option (0.3.197 declares one).
+  it(`through the Agent SDK ${DEFAULT_SDK_VERSION}, a hook declared in a --settings file blocks the Bash call with exit 2`, async () => {
+    const { runDir, rec, layout } = await record(version, { ...plan("sdk-flag", { events: ["PreToolUse"], source: "flag", answers: [{ event: "PreToolUse", matcher: "Bash", replies: [exit2] }] }), driver: "sdk" });
+    const pre = rec.hooks.filter((h) => h.event === "PreToolUse");
+    expect(pre, runDir).toHaveLength(1);
+    expect(pre[0]!.answer).toMatchObject({ call: 0, exitCode: 2, stderr: REASON });
+    expect(toolResultText(rec)?.text, runDir).toContain(REASON);
+    expect(fs.existsSync(path.join(layout.work, "sentinel.txt")), runDir).toBe(false);
+    const sdkPlan = JSON.parse(fs.readFileSync(path.join(layout.sessionsDir, "s1", "sdk-plan.json"), "utf8")) as { options: Record<string, unknown> };
+    expect(sdkPlan.options.settings).toBe(layout.flagSettings);
+    // And the SDK passed it on: the CLI beneath it got `--settings <file>`.
+    const cli = (JSON.parse(fs.readFileSync(path.join(layout.sessionsDir, "s1", "sdk.json"), "utf8")) as { cli: { argv: string[] } }).cli.argv;
+    expect(cli.slice(cli.indexOf("--settings"), cli.indexOf("--settings") + 2)).toEqual(["--settings", layout.flagSettings]);
   }, E2E_TIMEOUT_MS);
 
   // Without the skip flag, the release's own permission logic decides: a deny rule in the settings stops the call.
