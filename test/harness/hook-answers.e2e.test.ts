@@ -6,7 +6,9 @@
 // answer the call with "PreToolUse:Bash hook error: [<the hook's command line>]: blocked by test"; for the JSON deny,
 // 2.1.332 says "PreToolUse:Bash hook error: <reason>", 2.1.112 gives the bare reason as the tool_result and adds a
 // <system-reminder> text block naming the hook's command. The command line carries the run directory's paths, so
-// those bytes differ from run to run.
+// those bytes differ from run to run. A Stop hook's exit 2 reaches the next request as a user text: "Stop hook
+// feedback:\n[<command line>]: <stderr>" on 2.1.112, a <system-reminder> introducing "the output of a hook that the
+// user, their organization or this environment set up" on 2.1.332.
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -112,6 +114,36 @@ describe.sequential.each(RELEASES)("claude %s", (version) => {
     const argv = rec.sessions[0]!.process!.argv;
     if (source === "flag") expect(argv.slice(argv.indexOf("--settings"), argv.indexOf("--settings") + 2)).toEqual(["--settings", layout.flagSettings]);
     else expect(argv).not.toContain("--settings");
+  }, E2E_TIMEOUT_MS);
+
+  // A non-tool event answered from the user settings: the first Stop blocks (exit 2), so claude goes on with the hook's
+  // text; the second gives exit 0; the third (after a second prompt) gets the last reply again.
+  it("a Stop hook in the user settings answers by call index: exit 2 makes the turn go on, the last reply repeats", async () => {
+    const prompts = (rec: Recordings) => rec.sessions[0]?.stdout.filter((l) => l.event?.type === "result").length ?? 0;
+    const base = plan("stop-user", { events: ["Stop", "UserPromptSubmit"], answers: [{ event: "Stop", replies: [{ exitCode: 2, stderr: "keep going, said the hook" }, { exitCode: 0 }] }] });
+    const steps: RunPlan["steps"] = [
+      { kind: "start", session: "s1" },
+      { kind: "send", session: "s1", message: { text: `${MARKER} first prompt` } },
+      { kind: "wait", label: "the first prompt settled", until: (rec) => prompts(rec) >= 1, timeoutMs: 90_000 },
+      { kind: "send", session: "s1", message: { text: "second prompt" } },
+      { kind: "wait", label: "the second prompt settled", until: (rec) => prompts(rec) >= 2, timeoutMs: 90_000 },
+      { kind: "stop", session: "s1", how: "stdin", graceMs: 10_000 },
+    ];
+    const { runDir, rec, layout } = await record(version, { ...base, steps });
+    const stops = rec.hooks.filter((h) => h.event === "Stop");
+    // Each Stop call is recorded once (the answering entry covers the event, so there is no record-only one).
+    expect(stops.map((h) => [h.answer?.call, h.answer?.exitCode]), runDir).toEqual([
+      [0, 2],
+      [1, 0],
+      [2, 0],
+    ]);
+    expect(stops[0]!.payload).toMatchObject({ hook_event_name: "Stop" });
+    expect(rec.hooks.filter((h) => h.event === "UserPromptSubmit").map((h) => h.answer)).toEqual([null, null]);
+    // The hook's stderr reached the model in the request after the first Stop.
+    const after = rec.requests.filter((r) => r.stream === "main" && r.receivedAt > stops[0]!.t);
+    expect(after.length, runDir).toBeGreaterThan(0);
+    expect(rec.body(after[0]!.seq).toString("utf8"), runDir).toContain("keep going, said the hook");
+    expect((JSON.parse(fs.readFileSync(userSettingsFile(layout), "utf8")) as { hooks: Record<string, unknown[]> }).hooks.Stop).toHaveLength(1);
   }, E2E_TIMEOUT_MS);
 
   // Through the Agent SDK, the --settings file is its `settings` option (0.3.197 declares one).
