@@ -26,7 +26,7 @@ const REASON = "blocked by test";
 const DENY_REASON = "denied by the test's JSON decision";
 const RELEASES = (process.env.CCREPRO_HOOK_E2E_RELEASES ?? "2.1.332,2.1.112").split(",");
 
-// The model asks for one Bash call that would write the sentinel, then ends the turn with a text.
+// The model asks for one Bash call that would write the sentinel, then a Read call, then ends the turn with a text.
 function plan(name: string, hooks: HookCapture, permissions?: PermissionPlan): RunPlan {
   return {
     scenario: `hook-answers-${name}`,
@@ -37,6 +37,8 @@ function plan(name: string, hooks: HookCapture, permissions?: PermissionPlan): R
       replies: {
         main: {
           "0": { content: [{ type: "tool_use", name: "Bash", input: { command: "echo x > sentinel.txt", description: "write the sentinel" } }] },
+          // A call the Bash rule does not match: the record-only "*" entry records it (once), nothing answers it.
+          "1": { content: [{ type: "tool_use", name: "Read", input: { file_path: "/etc/hostname" } }] },
           "*": { content: [{ type: "text", text: "DONE" }] },
         },
       },
@@ -91,9 +93,13 @@ describe.sequential.each(RELEASES)("claude %s", (version) => {
     ["project", "a JSON deny on stdout", jsonDeny, DENY_REASON],
   ] as const)("a PreToolUse hook declared in %s settings blocks the Bash call with %s", async (source, _how, reply, reason) => {
     const { runDir, rec, layout } = await record(version, plan(`${source}`, { events: ["PreToolUse", "Stop"], source, answers: [{ event: "PreToolUse", matcher: "Bash", replies: [reply] }] }));
-    // The hook ran once for the call: its payload is recorded once, with the answer it gave.
+    // The hook ran once for the call: its payload is recorded once, with the answer it gave; the Read call is recorded
+    // once too, by the record-only entry, with no answer.
     const pre = rec.hooks.filter((h) => h.event === "PreToolUse");
-    expect(pre, runDir).toHaveLength(1);
+    expect(pre.map((h) => [(h.payload as { tool_name: string }).tool_name, h.answer === null]), runDir).toEqual([
+      ["Bash", false],
+      ["Read", true],
+    ]);
     expect(pre[0]!.payload).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "echo x > sentinel.txt" } });
     expect(pre[0]!.answer).toEqual({ rule: 0, call: 0, exitCode: reply.exitCode, stdout: reply.stdout ?? "", stderr: reply.stderr ?? "" });
     // The record-only events still record (Stop has no answer rule).
@@ -150,7 +156,7 @@ describe.sequential.each(RELEASES)("claude %s", (version) => {
   it(`through the Agent SDK ${DEFAULT_SDK_VERSION}, a hook declared in a --settings file blocks the Bash call with exit 2`, async () => {
     const { runDir, rec, layout } = await record(version, { ...plan("sdk-flag", { events: ["PreToolUse"], source: "flag", answers: [{ event: "PreToolUse", matcher: "Bash", replies: [exit2] }] }), driver: "sdk" });
     const pre = rec.hooks.filter((h) => h.event === "PreToolUse");
-    expect(pre, runDir).toHaveLength(1);
+    expect(pre.map((h) => (h.payload as { tool_name: string }).tool_name), runDir).toEqual(["Bash", "Read"]);
     expect(pre[0]!.answer).toMatchObject({ call: 0, exitCode: 2, stderr: REASON });
     expect(toolResultText(rec)?.text, runDir).toContain(REASON);
     expect(fs.existsSync(path.join(layout.work, "sentinel.txt")), runDir).toBe(false);
@@ -175,7 +181,7 @@ describe.sequential.each(RELEASES)("claude %s", (version) => {
     const result = toolResultText(rec);
     expect(result, runDir).not.toBeNull();
     expect(result!.text, runDir).toMatch(/permission|denied/i);
-    // The PreToolUse hook still saw the call (hooks run before the permission check).
-    expect(rec.hooks.filter((h) => h.event === "PreToolUse"), runDir).toHaveLength(1);
+    // The PreToolUse hook still saw the call (hooks run before the permission check), and the Read call after it.
+    expect(rec.hooks.filter((h) => h.event === "PreToolUse").map((h) => (h.payload as { tool_name: string }).tool_name), runDir).toEqual(["Bash", "Read"]);
   }, E2E_TIMEOUT_MS);
 });
