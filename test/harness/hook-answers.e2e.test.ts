@@ -7,8 +7,8 @@
 // 2.1.332 says "PreToolUse:Bash hook error: <reason>", 2.1.112 gives the bare reason as the tool_result and adds a
 // <system-reminder> text block naming the hook's command. The command line carries the run directory's paths, so
 // those bytes differ from run to run. A Stop hook's exit 2 reaches the next request as a user text: "Stop hook
-// feedback:\n[<command line>]: <stderr>" on 2.1.112, a <system-reminder> introducing "the output of a hook that the
-// user, their organization or this environment set up" on 2.1.332.
+// feedback:\n[<command line>]: <stderr>", on 2.1.332 inside a <system-reminder> that first calls it "the output of a
+// hook that the user, their organization or this environment set up".
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -37,8 +37,9 @@ function plan(name: string, hooks: HookCapture, permissions?: PermissionPlan): R
       replies: {
         main: {
           "0": { content: [{ type: "tool_use", name: "Bash", input: { command: "echo x > sentinel.txt", description: "write the sentinel" } }] },
-          // A call the Bash rule does not match: the record-only "*" entry records it (once), nothing answers it.
-          "1": { content: [{ type: "tool_use", name: "Read", input: { file_path: "/etc/hostname" } }] },
+          // A call the Bash rule does not match: the record-only "*" entry records it (once), nothing answers it. A missing
+          // file, so no byte of this machine reaches the requests.
+          "1": { content: [{ type: "tool_use", name: "Read", input: { file_path: "/nonexistent/ccrepro-read-probe.txt" } }] },
           "*": { content: [{ type: "text", text: "DONE" }] },
         },
       },
