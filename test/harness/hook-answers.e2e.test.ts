@@ -153,6 +153,33 @@ describe.sequential.each(RELEASES)("claude %s", (version) => {
     expect((JSON.parse(fs.readFileSync(userSettingsFile(layout), "utf8")) as { hooks: Record<string, unknown[]> }).hooks.Stop).toHaveLength(1);
   }, E2E_TIMEOUT_MS);
 
+  // A one-shot `claude -p` and the interactive UI get the same --settings file: the one rule answers both sessions'
+  // Bash calls, call 0 and call 1 of its shared counter.
+  it("print and terminal sessions get the --settings file too, their calls counted by the one rule", async () => {
+    const base = plan("flag-print-terminal", { events: ["Stop"], source: "flag", answers: [{ event: "PreToolUse", matcher: "Bash", replies: [exit2] }] });
+    const stops = (rec: Recordings) => rec.hooks.filter((h) => h.event === "Stop").length;
+    const steps: RunPlan["steps"] = [
+      { kind: "print", session: "p1", prompt: `${MARKER} from print`, timeoutMs: 90_000 },
+      { kind: "terminal", session: "t1" },
+      { kind: "type", session: "t1", text: `${MARKER} from the terminal` },
+      { kind: "press", session: "t1", keys: ["enter"] },
+      { kind: "wait", label: "the terminal's turn ended", until: (rec) => stops(rec) >= 2, timeoutMs: 90_000 },
+    ];
+    const { runDir, rec, layout } = await record(version, { ...base, steps });
+    const bash = rec.hooks.filter((h) => h.event === "PreToolUse");
+    expect(bash.map((h) => [h.answer?.call, h.answer?.exitCode]), runDir).toEqual([
+      [0, 2],
+      [1, 2],
+    ]);
+    // One call from each session.
+    expect(new Set(bash.map((h) => (h.payload as { session_id: string }).session_id)).size, runDir).toBe(2);
+    for (const label of ["p1", "t1"]) {
+      const argv = rec.sessions.find((s) => s.label === label)!.process!.argv;
+      expect(argv.slice(argv.indexOf("--settings"), argv.indexOf("--settings") + 2), label).toEqual(["--settings", layout.flagSettings]);
+    }
+    expect(fs.existsSync(path.join(layout.work, "sentinel.txt")), runDir).toBe(false);
+  }, E2E_TIMEOUT_MS);
+
   // Through the Agent SDK, the --settings file is its `settings` option (0.3.197 declares one).
   it(`through the Agent SDK ${DEFAULT_SDK_VERSION}, a hook declared in a --settings file blocks the Bash call with exit 2`, async () => {
     const { runDir, rec, layout } = await record(version, { ...plan("sdk-flag", { events: ["PreToolUse"], source: "flag", answers: [{ event: "PreToolUse", matcher: "Bash", replies: [exit2] }] }), driver: "sdk" });
