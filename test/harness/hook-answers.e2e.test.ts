@@ -38,7 +38,8 @@ function plan(name: string, hooks: HookCapture, permissions?: PermissionPlan): R
         main: {
           "0": { content: [{ type: "tool_use", name: "Bash", input: { command: "echo x > sentinel.txt", description: "write the sentinel" } }] },
           // A call the Bash rule does not match: the record-only "*" entry records it (once), nothing answers it. A missing
-          // file, so no byte of this machine reaches the requests.
+          // file, so no byte of this machine reaches the requests. (1.0.128 checks the file before PreToolUse and never
+          // calls the hook for it; with an existing file its "*" entry records the call once, as the 2.1 releases do.)
           "1": { content: [{ type: "tool_use", name: "Read", input: { file_path: "/nonexistent/ccrepro-read-probe.txt" } }] },
           "*": { content: [{ type: "text", text: "DONE" }] },
         },
