@@ -53,12 +53,16 @@ export function answerRulesProblem(answers: HookAnswerRule[]): string | null {
 // - a recorded event no answering rule fully covers keeps a record-only entry ("*" for tool events), which skips the
 //   tool calls an answering rule names (`--skip`), since Claude Code runs every matching entry of an event;
 // - a recorded event an answering rule fully covers (a non-tool event, or matcher "*") has no record-only entry.
-// Call answerRulesProblem first: overlapping or regex rules would break the "exactly once".
+// Call answerRulesProblem first: overlapping or regex rules would break the "exactly once". The entries run the run
+// directory's copy of the recorder, written here.
 export function hookSettings(run: RunLayout, events: string[], answers: HookAnswerRule[] = []): Record<string, HookEntry[]> {
+  fs.mkdirSync(run.root, { recursive: true });
+  fs.copyFileSync(RECORDER, run.hookRecorder);
+  fs.chmodSync(run.hookRecorder, 0o755);
   const settings: Record<string, HookEntry[]> = {};
   const entry = (event: string, args: string[], matcher: string | undefined): HookEntry => ({
     ...(matcher === undefined ? {} : { matcher }),
-    hooks: [{ type: "command", command: [RECORDER, event, run.hooksDir, run.hooksLog, ...args].map(quote).join(" "), timeout: 10 }],
+    hooks: [{ type: "command", command: [run.hookRecorder, event, run.hooksDir, run.hooksLog, ...args].map(quote).join(" "), timeout: 10 }],
   });
   const eventsInOrder = [...new Set([...events, ...answers.map((a) => a.event)])];
   for (const event of eventsInOrder) {

@@ -9,6 +9,9 @@ export interface RunLayout {
   // hooks.jsonl: one index line per hook call; hooks/: each call's payload, byte-exact.
   hooksLog: string;
   hooksDir: string;
+  // The run's copy of the hook recorder, which every hook entry runs: a hook's command line reaches the model (a
+  // blocking hook's message quotes it), and this way every path in it is under the run directory.
+  hookRecorder: string;
   // hook-answers/<rule>/: each answering hook rule's replies and the call indexes it handed out (hookAnswerLayout).
   hookAnswersDir: string;
   // The settings file every session gets as `--settings <file>` when the plan declares its hooks there ("flag").
@@ -39,6 +42,7 @@ export function runLayout(root: string): RunLayout {
     mockLog: path.join(root, "mock"),
     hooksLog: path.join(root, "hooks.jsonl"),
     hooksDir: path.join(root, "hooks"),
+    hookRecorder: path.join(root, "hook-recorder.sh"),
     hookAnswersDir: path.join(root, "hook-answers"),
     flagSettings: path.join(root, "settings-flag.json"),
     outboundLog: path.join(root, "outbound.jsonl"),

@@ -22,6 +22,7 @@ import { DEFAULT_SDK_VERSION, installSdk } from "../../releases/sdk-install.ts";
 import { E2E_RUNS_DIR, E2E_TIMEOUT_MS } from "../e2e-run.ts";
 
 const MARKER = "CCREPRO_HOOK_ANSWER";
+const CHECKOUT = path.resolve(import.meta.dirname, "..", "..");
 const REASON = "blocked by test";
 const DENY_REASON = "denied by the test's JSON decision";
 const RELEASES = (process.env.CCREPRO_HOOK_E2E_RELEASES ?? "2.1.332,2.1.112").split(",");
@@ -110,6 +111,8 @@ describe.sequential.each(RELEASES)("claude %s", (version) => {
     const result = toolResultText(rec);
     expect(result, runDir).not.toBeNull();
     expect(result!.text, runDir).toContain(reason);
+    // Whatever of the hook's command line the release quotes is under the run directory (its copy of the recorder).
+    expect(result!.text.replaceAll(runDir, "<RUN>"), runDir).not.toContain(CHECKOUT);
     // And the command never ran.
     expect(fs.existsSync(path.join(layout.work, "sentinel.txt")), runDir).toBe(false);
     // The hooks are where the plan declared them, and nowhere else; run.json says so.

@@ -123,6 +123,14 @@ describe("which entries a plan registers: every call recorded once", () => {
     expect(entries.PreToolUse!.map((e) => e.matcher)).toEqual(["Bash"]);
   });
 
+  it("runs the run directory's copy of the recorder, so every path of the command line is under the run directory", () => {
+    const run = freshRun();
+    const entries = hookSettings(run, ["Stop"], [bashRule]);
+    for (const entry of [...entries.Stop!, ...entries.PreToolUse!]) expect(commandOf(entry).startsWith(`'${run.hookRecorder.replaceAll("'", "'\\''")}' `)).toBe(true);
+    expect(fs.readFileSync(run.hookRecorder)).toEqual(fs.readFileSync(path.resolve(import.meta.dirname, "../../harness/hook-recorder.sh")));
+    expect(fs.statSync(run.hookRecorder).mode & 0o111).toBe(0o111);
+  });
+
   it("refuses rules that would answer (and record) a call twice, regex matchers, matchers on other events, and empty replies", () => {
     expect(answerRulesProblem([bashRule, { event: "PostToolUse", matcher: "Bash", replies: [{ exitCode: 0 }] }])).toBeNull();
     expect(answerRulesProblem([bashRule, { event: "PreToolUse", matcher: "Edit|Write", replies: [{ exitCode: 0 }] }])).toBeNull();
