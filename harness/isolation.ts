@@ -4,7 +4,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { QUIET_ENV } from "../releases/binary-info.ts";
 import type { BinaryProbe } from "../releases/capabilities.ts";
-import type { RunLayout } from "./run-layout.ts";
+import type { HookSource, PermissionPlan, SettingSource } from "./plan.ts";
+import { projectSettingsFile, userSettingsFile, type RunLayout } from "./run-layout.ts";
 
 // Harmless by construction: the mock accepts any key, and the value marks where a leak would have come from.
 export const FAKE_API_KEY = "sk-ant-ccrepro-fake-key-0000";
@@ -55,8 +56,22 @@ export function buildEnvironment(run: RunLayout, options: IsolationOptions): Rec
   return env;
 }
 
-// Config state that lets both `-p` and the interactive UI start without onboarding, trust or key dialogs.
-export function seedConfig(run: RunLayout, hooks: Record<string, unknown> | undefined): void {
+// What a run declares in settings beyond the harness's own: its hook entries and permission rules, in one place.
+export interface DeclaredSettings {
+  source: HookSource;
+  hooks?: Record<string, unknown>;
+  permissions?: { allow: string[]; deny: string[] };
+}
+
+// The settings file a source means for this run: user = CLAUDE_CONFIG_DIR/settings.json, project = the working
+// directory's .claude/settings.json, flag = a file of the run directory passed as `--settings`.
+export function settingsFileOf(run: RunLayout, source: HookSource): string {
+  return source === "user" ? userSettingsFile(run) : source === "project" ? projectSettingsFile(run) : run.flagSettings;
+}
+
+// Config state that lets both `-p` and the interactive UI start without onboarding, trust or key dialogs; the hooks
+// and permission rules go into the settings file of their source (the user settings.json unless said otherwise).
+export function seedConfig(run: RunLayout, hooks: Record<string, unknown> | undefined, declared: Omit<DeclaredSettings, "hooks"> = { source: "user" }): void {
   for (const dir of [run.home, run.config, run.tmp, run.work]) fs.mkdirSync(dir, { recursive: true });
   ownRepository(run.work);
   const state = {
@@ -71,9 +86,17 @@ export function seedConfig(run: RunLayout, hooks: Record<string, unknown> | unde
     },
   };
   fs.writeFileSync(path.join(run.config, ".claude.json"), JSON.stringify(state, null, 2));
-  const settings: Record<string, unknown> = { skipDangerousModePermissionPrompt: true };
-  if (hooks) settings.hooks = hooks;
-  fs.writeFileSync(path.join(run.config, "settings.json"), JSON.stringify(settings, null, 2));
+  const own: Record<string, unknown> = {};
+  if (hooks) own.hooks = hooks;
+  if (declared.permissions) own.permissions = declared.permissions;
+  const user: Record<string, unknown> = { skipDangerousModePermissionPrompt: true, ...(declared.source === "user" ? own : {}) };
+  fs.writeFileSync(userSettingsFile(run), JSON.stringify(user, null, 2));
+  // An empty project or flag file is still written: a `--settings` flag must name a file that exists.
+  if (declared.source !== "user") {
+    const file = settingsFileOf(run, declared.source);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify(own, null, 2));
+  }
 }
 
 // claude puts the git status of its working directory into the system prompt. A run directory usually sits inside
@@ -87,11 +110,17 @@ function ownRepository(work: string): void {
   }
 }
 
-// How a run grants the binary its tools without a permission prompt, and why that way.
+// How a run grants the binary its tools: without a permission prompt ("bypass" plans), or through the release's own
+// permission handling with a mode and rules ("permission-mode"); the flags that takes, and why that way.
 export interface PermissionChoice {
-  mode: "skip-permissions" | "allowed-tools";
+  mode: "skip-permissions" | "allowed-tools" | "permission-mode";
   args: string[];
   why: string;
+  // A plan's own mode and rules (mode "permission-mode" only); the rules go into the settings of the hooks' source.
+  rules?: { mode: string; allow: string[]; deny: string[] };
+  // Set when the release cannot do what the plan asks (no --permission-mode for a mode other than default): the run
+  // fails with this message before any session starts.
+  unavailable?: string;
 }
 
 // Every tool a scenario's replies call, under each release's name for it (Task became Agent; KillBash became
@@ -100,7 +129,8 @@ export const PERMITTED_TOOLS = ["Bash", "BashOutput", "KillBash", "KillShell", "
 
 // As root, releases before 1.0.44 refuse --dangerously-skip-permissions whatever the environment says (later ones
 // accept it with IS_SANDBOX=1); `--allowedTools` works as root on every release that has it (0.2.126 on).
-export function choosePermissions(probe: Pick<BinaryProbe, "capabilities">, isRoot: boolean): PermissionChoice {
+export function choosePermissions(probe: Pick<BinaryProbe, "capabilities"> & Partial<Pick<BinaryProbe, "flags">>, isRoot: boolean, plan: PermissionPlan = "bypass"): PermissionChoice {
+  if (plan !== "bypass") return planPermissions(probe.flags ?? [], plan);
   const skip = ["--dangerously-skip-permissions"];
   if (!isRoot) return { mode: "skip-permissions", args: skip, why: "not running as root" };
   if (probe.capabilities.includes("root-sandbox-escape")) return { mode: "skip-permissions", args: skip, why: "as root, with IS_SANDBOX=1 (the release allows that)" };
@@ -110,22 +140,72 @@ export function choosePermissions(probe: Pick<BinaryProbe, "capabilities">, isRo
   return { mode: "skip-permissions", args: skip, why: "the release has no --allowedTools; it will refuse to run as root" };
 }
 
+// A plan's own permissions: no skip flag (so the release asks its permission logic, hooks and rules), the mode as
+// `--permission-mode` where the release has it. "default" needs no flag; another mode without one cannot be honoured.
+function planPermissions(flags: string[], plan: Exclude<PermissionPlan, "bypass">): PermissionChoice {
+  const rules = { mode: plan.mode, allow: plan.allow ?? [], deny: plan.deny ?? [] };
+  const listed = `allow ${JSON.stringify(rules.allow)}, deny ${JSON.stringify(rules.deny)} in the settings`;
+  if (flags.includes("--permission-mode")) return { mode: "permission-mode", args: ["--permission-mode", plan.mode], why: `the plan's mode ${plan.mode}, ${listed}`, rules };
+  if (plan.mode === "default") return { mode: "permission-mode", args: [], why: `the plan's mode default (the release has no --permission-mode; default is its own), ${listed}`, rules };
+  return { mode: "permission-mode", args: [], why: `the plan asks for mode ${plan.mode}`, rules, unavailable: `the plan asks for permission mode ${plan.mode}, but the release has no --permission-mode flag` };
+}
+
+// Where a run's settings come from, for every session: the setting sources (`--setting-sources`, where the release
+// has it) and the `--settings` file (hooks declared with source "flag"), or null.
+export interface SessionSettings {
+  sources: SettingSource[];
+  flagFile: string | null;
+}
+
+export const DEFAULT_SESSION_SETTINGS: SessionSettings = { sources: ["user"], flagFile: null };
+
+// The plan's setting sources and hook source, made into what sessions get. Project hooks need the project source:
+// without setting sources in the plan it is added, and a plan that lists sources without it is refused (its hooks
+// would never be read). The message is the problem, for a StepFailure; null when there is none.
+export function chooseSessionSettings(
+  run: RunLayout,
+  probe: Pick<BinaryProbe, "flags">,
+  plan: { settingSources?: SettingSource[]; hookSource?: HookSource },
+): { settings: SessionSettings; problem: string | null } {
+  const source = plan.hookSource ?? "user";
+  const sources = plan.settingSources ?? (source === "project" ? ["user", "project"] : ["user"]);
+  const settings: SessionSettings = { sources, flagFile: source === "flag" ? run.flagSettings : null };
+  if (source === "project" && !sources.includes("project")) {
+    return { settings, problem: `the hooks are declared in the project settings, but the plan's setting sources (${sources.join(", ")}) leave "project" out` };
+  }
+  if (source === "user" && !sources.includes("user") && probe.flags.includes("--setting-sources")) {
+    return { settings, problem: `the hooks are declared in the user settings, but the plan's setting sources (${sources.join(", ") || "none"}) leave "user" out` };
+  }
+  if (source === "flag" && !probe.flags.includes("--settings")) {
+    return { settings, problem: "the hooks are declared in a --settings file, but the release has no --settings flag" };
+  }
+  return { settings, problem: null };
+}
+
 // Flags every headless session gets; the scenario adds its own after these. Optional flags only where the release has them.
-export function headlessArgs(debugFile: string, probe: Pick<BinaryProbe, "flags">, permissions: PermissionChoice): string[] {
-  return ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", ...interactiveArgs(debugFile, probe, permissions)];
+export function headlessArgs(debugFile: string, probe: Pick<BinaryProbe, "flags">, permissions: PermissionChoice, settings: SessionSettings = DEFAULT_SESSION_SETTINGS): string[] {
+  return ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", ...interactiveArgs(debugFile, probe, permissions, settings)];
 }
 
 // Flags of a one-shot `claude -p` turn: plain-text prompt (argument or stdin), stream-json out.
-export function printArgs(debugFile: string, probe: Pick<BinaryProbe, "flags">, permissions: PermissionChoice): string[] {
-  return ["-p", "--output-format", "stream-json", "--verbose", ...interactiveArgs(debugFile, probe, permissions)];
+export function printArgs(debugFile: string, probe: Pick<BinaryProbe, "flags">, permissions: PermissionChoice, settings: SessionSettings = DEFAULT_SESSION_SETTINGS): string[] {
+  return ["-p", "--output-format", "stream-json", "--verbose", ...interactiveArgs(debugFile, probe, permissions, settings)];
 }
 
 // Flags the interactive UI gets: the same model, permissions, settings and debug log as a headless session.
-export function interactiveArgs(debugFile: string, probe: Pick<BinaryProbe, "flags">, permissions: PermissionChoice): string[] {
+export function interactiveArgs(debugFile: string, probe: Pick<BinaryProbe, "flags">, permissions: PermissionChoice, settings: SessionSettings = DEFAULT_SESSION_SETTINGS): string[] {
   const supportedFlags = probe.flags;
   // 0.2.x has no --model and exits on an unknown option.
   const args = [...(supportedFlags.includes("--model") ? ["--model", "claude-sonnet-4-5"] : []), ...permissions.args];
-  if (supportedFlags.includes("--setting-sources")) args.push("--setting-sources", "user");
+  if (supportedFlags.includes("--setting-sources")) args.push("--setting-sources", settings.sources.join(","));
+  // chooseSessionSettings refuses a flag file for a release without --settings, so this never drops one silently.
+  if (settings.flagFile !== null) args.push("--settings", settings.flagFile);
   if (supportedFlags.includes("--debug-file")) args.push("--debug-file", debugFile);
   return args;
+}
+
+// The Agent SDK's query() options for the same choices: the SDK passes them on as the CLI's flags.
+export function sdkQueryOptions(permissions: PermissionChoice, settings: SessionSettings, debugFile: string): Record<string, unknown> {
+  const mode = permissions.rules ? { permissionMode: permissions.rules.mode } : { permissionMode: "bypassPermissions", allowDangerouslySkipPermissions: true };
+  return { ...mode, settingSources: settings.sources, ...(settings.flagFile === null ? {} : { settings: settings.flagFile }), debugFile };
 }

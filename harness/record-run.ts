@@ -10,8 +10,8 @@ import type { ResolvedClaude } from "../releases/resolve.ts";
 import { probeBinary, type BinaryProbe } from "../releases/capabilities.ts";
 import { removeDaemonDir, removeProcessSockets } from "./daemon-hygiene.ts";
 import type { HeadlessSession } from "./headless-session.ts";
-import { hookSettings } from "./hook-capture.ts";
-import { buildEnvironment, choosePermissions, RUN_MARKER_VAR, seedConfig } from "./isolation.ts";
+import { answerRulesProblem, hookSettings, writeHookAnswers } from "./hook-capture.ts";
+import { buildEnvironment, choosePermissions, chooseSessionSettings, RUN_MARKER_VAR, seedConfig } from "./isolation.ts";
 import { LiveRecordings } from "./live-recordings.ts";
 import { startOutboundTrap, type OutboundTrap } from "./outbound-trap.ts";
 import { reapRun } from "./processes.ts";
@@ -82,8 +82,11 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
   fs.mkdirSync(layout.hooksDir, { recursive: true });
   const progress = options.onProgress ?? (() => undefined);
   const script = mockScriptSchema.parse(plan.script);
-  const permissions = choosePermissions(probe, process.getuid?.() === 0);
+  const permissions = choosePermissions(probe, process.getuid?.() === 0, plan.permissions);
   const hookEvents = plan.hooks ? (plan.hooks.events === "all" ? probe.hookEvents : plan.hooks.events) : [];
+  const hookAnswers = plan.hooks?.answers ?? [];
+  const hookSource = plan.hooks?.source ?? "user";
+  const sessionSettings = chooseSessionSettings(layout, probe, { settingSources: plan.settingSources, hookSource });
 
   const record: RunRecord = {
     format: 1,
@@ -105,6 +108,12 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     sessions: [],
     outbound: { attempts: 0, forwardedToMock: 0 },
     permissions,
+    settings: {
+      sources: sessionSettings.settings.sources,
+      flagFile: sessionSettings.settings.flagFile === null ? null : path.relative(layout.root, sessionSettings.settings.flagFile),
+      hookSource,
+      hookAnswers,
+    },
     processes: { killedAtEnd: 0, survivors: [], outsideRemoved: [] },
     hooks: { calls: 0, medianMs: null, maxMs: null },
     harnessError: null,
@@ -143,13 +152,18 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     const mockAddress = new URL(mock.url);
     trap = await startOutboundTrap(layout.outboundLog, { host: mockAddress.hostname, port: Number(mockAddress.port) });
     const env = buildEnvironment(layout, { runId: id, mockUrl: mock.url, trapUrl: trap.url, passThrough: plan.passEnv });
-    seedConfig(layout, hookEvents.length > 0 ? hookSettings(layout, hookEvents) : undefined);
+    for (const problem of [permissions.unavailable, sessionSettings.problem, answerRulesProblem(hookAnswers)]) if (problem) throw new StepFailure(problem);
+    writeHookAnswers(layout, hookAnswers);
+    const hooks = hookEvents.length + hookAnswers.length > 0 ? hookSettings(layout, hookEvents, hookAnswers) : undefined;
+    const rules = permissions.rules;
+    seedConfig(layout, hooks, { source: hookSource, ...(rules ? { permissions: { allow: rules.allow, deny: rules.deny } } : {}) });
     const ctx: RunContext = {
       layout,
       env,
       claude,
       probe,
       permissions,
+      settings: sessionSettings.settings,
       live,
       sessions,
       terminals,

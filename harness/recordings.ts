@@ -57,6 +57,21 @@ export const hookIndexSchema = z.object({
   // The hook command's own run time (ms), measured inside the command.
   durationMs: z.number().nullable(),
   payloadFile: z.string(),
+  // Only on an answering hook's lines (absent on record-only lines and in runs recorded before hooks answered):
+  // the rule (index in the plan's answers), the call index it claimed, the reply it gave (calls past the list get
+  // the last one), its exit code, and the reply's files, relative to the run directory, that it printed byte-exact.
+  answer: z
+    .object({
+      rule: z.number().int().min(0),
+      call: z.number().int().min(0),
+      reply: z.number().int().min(0),
+      exitCode: z.number().int(),
+      stdoutFile: z.string(),
+      stderrFile: z.string(),
+    })
+    .optional(),
+  // An answering hook that could not answer (no call index, no replies): it exited 1 with a message on stderr.
+  answerError: z.string().optional(),
 });
 
 export interface HookRecord {
@@ -164,19 +179,30 @@ export function loadRequestLog(logDir: string): Pick<Recordings, "requests" | "r
   };
 }
 
+const readIfThere = (file: string): string => (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "");
+
 export function loadHooks(runDir: string): HookRecord[] {
   return readJsonLines(runLayout(runDir).hooksLog)
     .map((value) => {
       const entry = hookIndexSchema.parse(value);
       const file = path.join(runDir, entry.payloadFile);
-      const raw = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
+      const raw = readIfThere(file);
       let payload: unknown = null;
       try {
         payload = JSON.parse(raw);
       } catch {
         // An unparseable payload is kept as raw text; the checker reports what it needs.
       }
-      return { t: entry.t, event: entry.event, durationMs: entry.durationMs, raw, payload, answer: null };
+      const answer: HookAnswerRecord | null = entry.answer
+        ? {
+            rule: entry.answer.rule,
+            call: entry.answer.call,
+            exitCode: entry.answer.exitCode,
+            stdout: readIfThere(path.join(runDir, entry.answer.stdoutFile)),
+            stderr: readIfThere(path.join(runDir, entry.answer.stderrFile)),
+          }
+        : null;
+      return { t: entry.t, event: entry.event, durationMs: entry.durationMs, raw, payload, answer };
     })
     .sort((a, b) => a.t - b.t);
 }

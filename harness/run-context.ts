@@ -1,7 +1,7 @@
 // What every step executor works with: the run's live state, and how a step reports success or failure.
 import type { BinaryProbe } from "../releases/capabilities.ts";
 import type { HeadlessSession } from "./headless-session.ts";
-import type { PermissionChoice } from "./isolation.ts";
+import type { PermissionChoice, SessionSettings } from "./isolation.ts";
 import type { LiveRecordings } from "./live-recordings.ts";
 import type { ResolvedClaude } from "../releases/resolve.ts";
 import type { RunLayout } from "./run-layout.ts";
@@ -20,6 +20,8 @@ export interface RunContext {
   probe: BinaryProbe;
   // The permission flags chosen for this release (recorded in run.json).
   permissions: PermissionChoice;
+  // Setting sources and the --settings file every session gets; the user settings only when absent (older tests).
+  settings?: SessionSettings;
   live: LiveRecordings;
   sessions: Map<string, HeadlessSession | SdkSession>;
   // How "start" steps run their sessions, and the SDK they go through (null for headless).

@@ -9,6 +9,13 @@ export interface RunLayout {
   // hooks.jsonl: one index line per hook call; hooks/: each call's payload, byte-exact.
   hooksLog: string;
   hooksDir: string;
+  // The run's copy of the hook recorder, which every hook entry runs: a hook's command line reaches the model (a
+  // blocking hook's message quotes it), and this way every path in it is under the run directory.
+  hookRecorder: string;
+  // hook-answers/<rule>/: each answering hook rule's replies and the call indexes it handed out (hookAnswerLayout).
+  hookAnswersDir: string;
+  // The settings file every session gets as `--settings <file>` when the plan declares its hooks there ("flag").
+  flagSettings: string;
   outboundLog: string;
   // Isolated directories handed to the binary.
   home: string;
@@ -37,6 +44,9 @@ export function runLayout(root: string): RunLayout {
     mockLog: path.join(root, "mock"),
     hooksLog: path.join(root, "hooks.jsonl"),
     hooksDir: path.join(root, "hooks"),
+    hookRecorder: path.join(root, "hook-recorder.sh"),
+    hookAnswersDir: path.join(root, "hook-answers"),
+    flagSettings: path.join(root, "settings-flag.json"),
     outboundLog: path.join(root, "outbound.jsonl"),
     home: path.join(root, "iso", "home"),
     config: path.join(root, "iso", "config"),
@@ -49,6 +59,43 @@ export function runLayout(root: string): RunLayout {
     transcripts: path.join(root, "transcripts"),
     scenarioDir: path.join(root, "scenario"),
     workdirAtEnd: path.join(root, "workdir-at-end.json"),
+  };
+}
+
+// The project settings file of the working directory (read with the `project` setting source).
+export function projectSettingsFile(run: RunLayout): string {
+  return path.join(run.work, ".claude", "settings.json");
+}
+
+// The user settings file of the run's config dir (CLAUDE_CONFIG_DIR).
+export function userSettingsFile(run: RunLayout): string {
+  return path.join(run.config, "settings.json");
+}
+
+// One answering hook rule's files. The recorder script reads `count` and the replies and claims `calls/<n>`; the index
+// line names the reply files relative to the run directory (`rel`), so a run directory moved elsewhere still loads.
+export interface HookAnswerLayout {
+  dir: string;
+  rel: string;
+  // How many replies the rule has (one decimal line).
+  count: string;
+  // calls/<n>: created exclusively by the call that got index n; holds that call's payload file name.
+  calls: string;
+  reply(index: number): { exit: string; stdout: string; stderr: string };
+}
+
+export function hookAnswerLayout(run: RunLayout, rule: number): HookAnswerLayout {
+  const dir = path.join(run.hookAnswersDir, String(rule));
+  return {
+    dir,
+    rel: path.relative(run.root, dir),
+    count: path.join(dir, "count"),
+    calls: path.join(dir, "calls"),
+    reply: (index) => ({
+      exit: path.join(dir, `${index}.exit`),
+      stdout: path.join(dir, `${index}.stdout`),
+      stderr: path.join(dir, `${index}.stderr`),
+    }),
   };
 }
 

@@ -65,8 +65,34 @@ export const runRecordSchema = z.object({
   // attempts: connections the trap refused; forwardedToMock: CONNECTs to the mock it tunnelled (releases that ignore
   // NO_PROXY), absent in runs recorded before the tunnel existed.
   outbound: z.object({ attempts: z.number().int(), forwardedToMock: z.number().int().default(0) }),
-  // The permission flags the harness chose for this release, and why; absent in older runs.
-  permissions: z.object({ mode: z.enum(["skip-permissions", "allowed-tools"]), args: z.array(z.string()), why: z.string() }).optional(),
+  // The permission flags the harness chose for this release, and why; absent in older runs. `rules`: a plan's own
+  // permission mode and allow/deny rules (mode "permission-mode"), written into the settings of `settings.hookSource`.
+  permissions: z
+    .object({
+      mode: z.enum(["skip-permissions", "allowed-tools", "permission-mode"]),
+      args: z.array(z.string()),
+      why: z.string(),
+      rules: z.object({ mode: z.string(), allow: z.array(z.string()), deny: z.array(z.string()) }).optional(),
+      unavailable: z.string().optional(),
+    })
+    .optional(),
+  // What the sessions read settings from: the setting sources asked for (passed where the release has
+  // --setting-sources), the --settings file (relative to the run directory) or null, where the hook entries and
+  // permission rules were declared, and the hook answer rules as the plan gave them. Absent in older runs (user only).
+  settings: z
+    .object({
+      sources: z.array(z.enum(["user", "project", "local"])),
+      flagFile: z.string().nullable(),
+      hookSource: z.enum(["user", "project", "flag"]),
+      hookAnswers: z.array(
+        z.object({
+          event: z.string(),
+          matcher: z.string().optional(),
+          replies: z.array(z.object({ exitCode: z.number().int(), stdout: z.string().optional(), stderr: z.string().optional() })),
+        }),
+      ),
+    })
+    .optional(),
   // Set when the scenario was not run because the release lacks what it needs (verdict UNSUPPORTED).
   unsupported: z.object({ missing: z.array(z.string()), message: z.string() }).optional(),
   processes: z.object({

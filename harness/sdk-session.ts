@@ -43,6 +43,9 @@ export interface SdkSessionSpawn {
   files: SessionLayout;
   resume: { of: string; sessionId: string } | null;
   model: string;
+  // query() options for permissions, setting sources, --settings and the debug log; a headless session's defaults
+  // (bypass permissions, user settings only) when absent.
+  options?: Record<string, unknown>;
   onChange: () => void;
 }
 
@@ -133,7 +136,7 @@ export class SdkSession {
       model: spec.model,
       resume: spec.resume?.sessionId ?? null,
       // What a headless session gets as flags: no permission prompts, user settings only, the debug log.
-      options: { permissionMode: "bypassPermissions", allowDangerouslySkipPermissions: true, settingSources: ["user"], debugFile: spec.files.debugLog },
+      options: spec.options ?? { permissionMode: "bypassPermissions", allowDangerouslySkipPermissions: true, settingSources: ["user"], debugFile: spec.files.debugLog },
       cliStreams: { stdin: this.extra.cliStdin, stdout: this.extra.cliStdout },
     };
     fs.writeFileSync(this.extra.plan, `${JSON.stringify(plan, null, 2)}\n`);

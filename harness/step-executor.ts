@@ -1,7 +1,9 @@
 // Carries out one scenario step against the run's live sessions and recordings.
+import fs from "node:fs";
+import path from "node:path";
 import type { Step } from "./plan.ts";
 import { HeadlessSession } from "./headless-session.ts";
-import { headlessArgs, printArgs } from "./isolation.ts";
+import { DEFAULT_SESSION_SETTINGS, headlessArgs, printArgs, sdkQueryOptions } from "./isolation.ts";
 import { StepFailure, type RunContext, type StepResult } from "./run-context.ts";
 import { sessionLayout } from "./run-layout.ts";
 import { SdkSession } from "./sdk-session.ts";
@@ -49,17 +51,30 @@ function startSdk(ctx: RunContext, step: Extract<Step, { kind: "start" }>): SdkS
     if (!sessionId) throw new StepFailure(`session "${step.resume}" never reported a session id to resume`);
     resume = { of: step.resume, sessionId };
   }
+  const settings = ctx.settings ?? DEFAULT_SESSION_SETTINGS;
+  if (settings.flagFile !== null && !sdkHasSettingsOption(ctx.sdk.packageDir)) {
+    throw new StepFailure(`the hooks are declared in a --settings file, but the Agent SDK ${ctx.sdk.version} has no \`settings\` option to pass it`);
+  }
+  const files = sessionLayout(ctx.layout, step.session);
   return new SdkSession({
     label: step.session,
     sdk: ctx.sdk,
     executable: ctx.claude.executablePath,
     env: ctx.env,
     cwd: ctx.layout.work,
-    files: sessionLayout(ctx.layout, step.session),
+    files,
     resume,
     model: MODEL,
+    options: sdkQueryOptions(ctx.permissions, settings, files.debugLog),
     onChange: () => ctx.live.changed(),
   });
+}
+
+// Whether the installed SDK declares a `settings` option (its type declarations are part of the package): what the
+// SDK does not declare it would not pass to the CLI, and the run would go on without its hooks.
+function sdkHasSettingsOption(packageDir: string): boolean {
+  const types = path.join(packageDir, "sdk.d.ts");
+  return fs.existsSync(types) && /\bsettings\?:/.test(fs.readFileSync(types, "utf8"));
 }
 
 async function stopSdk(target: SdkSession, step: Extract<Step, { kind: "stop" }>): Promise<StepResult> {
@@ -85,8 +100,6 @@ async function stopSdk(target: SdkSession, step: Extract<Step, { kind: "stop" }>
 const within = (promise: Promise<unknown>, ms: number): Promise<boolean> =>
   Promise.race([promise.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
 
-// Spawns a headless process as session `label`, resuming the session id of the earlier session `resume` when given;
-// `trailing` goes after the --resume flag (a print step's prompt).
 // Which conversation a new process continues: an earlier session's id (--resume), the CLI's own pick (--continue),
 // either as a fork; and the scenario's own flags, after the harness's.
 interface Continuation {
@@ -131,11 +144,11 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepResu
         ctx.live.addSession(started.recording, started.exited);
         return { outcome: "ok", detail: `sdk ${ctx.sdk?.version} child pid ${started.process.pid}` };
       }
-      const started = spawnSession(ctx, step.session, headlessArgs(sessionLayout(ctx.layout, step.session).debugLog, ctx.probe, ctx.permissions), step);
+      const started = spawnSession(ctx, step.session, headlessArgs(sessionLayout(ctx.layout, step.session).debugLog, ctx.probe, ctx.permissions, ctx.settings), step);
       return { outcome: "ok", detail: `pid ${started.process.pid}` };
     }
     case "print": {
-      const [print, ...flags] = printArgs(sessionLayout(ctx.layout, step.session).debugLog, ctx.probe, ctx.permissions);
+      const [print, ...flags] = printArgs(sessionLayout(ctx.layout, step.session).debugLog, ctx.probe, ctx.permissions, ctx.settings);
       const via = step.via ?? "arg";
       // The prompt goes right after -p: a trailing argument would be swallowed by a list option such as
       // `--allowedTools <tools...>`, which old releases get (1.0.0 then said no prompt was given).

@@ -100,7 +100,7 @@ async function startTerminal(ctx: RunContext, step: Extract<Step, { kind: "termi
   const started = new TerminalSession({
     label: step.session,
     command: ctx.claude.command,
-    args: [...ctx.claude.args, ...interactiveArgs(sessionLayout(ctx.layout, step.session).debugLog, ctx.probe, ctx.permissions), ...(step.extraArgs ?? [])],
+    args: [...ctx.claude.args, ...interactiveArgs(sessionLayout(ctx.layout, step.session).debugLog, ctx.probe, ctx.permissions, ctx.settings), ...(step.extraArgs ?? [])],
     env: { ...ctx.env, TERM: "xterm-256color" },
     cwd: ctx.layout.work,
     cols: step.cols ?? DEFAULT_COLS,

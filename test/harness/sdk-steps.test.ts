@@ -30,6 +30,7 @@ const ctx = {
   layout,
   env: { PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`, HOME: root, [RUN_MARKER_VAR]: runId },
   claude: { executablePath: "/bin/false" },
+  permissions: { mode: "skip-permissions", args: ["--dangerously-skip-permissions"], why: "test" },
   live,
   sessions: new Map(),
   terminals: new Map(),
@@ -83,6 +84,23 @@ describe("the sdk driver's steps", { timeout: 30_000 }, () => {
     const stop = await executeStep(ctx, { kind: "stop", session: "s2", how: "close-then-abort", graceMs: 100 });
     expect(stop.detail).toContain("close-then-abort done");
     expect(ctx.sessions.get("s2")!.process.stoppedBy).toEqual(["close-then-abort 100ms"]);
+  });
+
+  it("passes the run's permissions and settings as query() options, and --settings only through an SDK that declares it", async () => {
+    const plan = (label: string) => JSON.parse(fs.readFileSync(path.join(sessionLayout(layout, label).dir, "sdk-plan.json"), "utf8")) as { options: Record<string, unknown> };
+    const withRules = { ...ctx, permissions: { mode: "permission-mode", args: ["--permission-mode", "plan"], why: "test", rules: { mode: "plan", allow: [], deny: [] } }, settings: { sources: ["user", "project"], flagFile: null } } as RunContext;
+    await executeStep(withRules, { kind: "start", session: "s4" });
+    expect(plan("s4").options).toEqual({ permissionMode: "plan", settingSources: ["user", "project"], debugFile: sessionLayout(layout, "s4").debugLog });
+    await executeStep(ctx, { kind: "stop", session: "s4", how: "abort", graceMs: 0 });
+    // The fake SDK has no type declarations, so no `settings` option: refused rather than run without the hooks.
+    const flagged = { ...ctx, settings: { sources: ["user"], flagFile: layout.flagSettings } } as RunContext;
+    await expect(executeStep(flagged, { kind: "start", session: "s5" })).rejects.toThrow(/has no `settings` option/);
+    const declaring = path.join(root, "fake-sdk-with-settings");
+    fs.cpSync(FAKE_SDK, declaring, { recursive: true });
+    fs.writeFileSync(path.join(declaring, "sdk.d.ts"), "export type Options = {\n  settings?: string | Settings;\n};\n");
+    await executeStep({ ...flagged, sdk: { requested: "fake", version: "0.0.0-fake", packageDir: declaring } } as RunContext, { kind: "start", session: "s6" });
+    expect(plan("s6").options).toMatchObject({ permissionMode: "bypassPermissions", settings: layout.flagSettings });
+    await executeStep(ctx, { kind: "stop", session: "s6", how: "abort", graceMs: 0 });
   });
 
   it("refuses the headless driver's signals", async () => {
