@@ -2,6 +2,7 @@
 import { BOUNDARY_NAMES, CAUSE_NAMES, type BoundaryCause, type BoundaryKind } from "../checker/boundaries.ts";
 import type { BoundaryCost, CacheAudit, StreamAudit } from "../checker/cache-audit.ts";
 import type { CheckResult } from "../core/verdict.ts";
+import type { Recheck } from "../pipeline/recheck-run.ts";
 
 const MAX_DIFF_LINES = 40;
 // Costly boundaries named one by one in a folded cache line; the rest are counted.
@@ -36,6 +37,33 @@ export function formatCheckResult(result: CheckResult, runDir?: string, options:
     }
   }
   return lines.join("\n");
+}
+
+// `ccrepro check`: the verdict, where its check came from when that was a file, and any warning about it.
+export function formatRecheck(recheck: Recheck, runDir: string): string {
+  const context: string[] = [];
+  const judged = recheck.judgedWith;
+  if (judged?.kind === "file") {
+    const same = judged.sha256 === judged.recordedSha256 ? ", the same source as the run's" : "";
+    context.push(
+      `check: from the scenario file ${judged.path} (sha256 ${judged.sha256}${same}), not from the run directory's copy ${judged.runCopy}`,
+      `not written to run.json, which keeps the verdict the run was recorded with (${recheck.recordedVerdict ?? "none"})`,
+    );
+  }
+  for (const warning of recheck.warnings) context.push(`⚠ warning: ${warning}`);
+  return formatCheckResult(recheck.result, runDir, { cache: recheck.cache, context });
+}
+
+// The same as JSON: the result as run.json would hold it, with every note, plus where the check came from when it was a
+// file (`judgedWith`; with --scenario also `recordedVerdict`, run.json's own) and `warnings` when there are any.
+export function recheckJson(recheck: Recheck): Record<string, unknown> {
+  const judged = recheck.judgedWith;
+  return {
+    ...recheck.result,
+    ...(judged && judged.kind !== "builtin" ? { judgedWith: judged } : {}),
+    ...(judged?.kind === "file" ? { recordedVerdict: recheck.recordedVerdict } : {}),
+    ...(recheck.warnings.length > 0 ? { warnings: recheck.warnings } : {}),
+  };
 }
 
 // Each stream's cache notes (its summary and a line per boundary) become one line where the first of them stood;

@@ -18,8 +18,9 @@ export function checkRecordedRun(runDir: string, given?: Scenario): CheckResult 
   return checkRecordedRunAudited(runDir, given).result;
 }
 
-// The same, with the cache audit its notes came from (null when the run was not judged or not audited).
-export function checkRecordedRunAudited(runDir: string, given?: Scenario): AuditedResult {
+// The same, with the cache audit its notes came from (null when the run was not judged or not audited). `checkFile`:
+// the file a throwing check is blamed on, when it is not the one the run recorded (an edited file given to check).
+export function checkRecordedRunAudited(runDir: string, given?: Scenario, checkFile?: string): AuditedResult {
   const layout = runLayout(runDir);
   if (!fs.existsSync(layout.runJson)) return unaudited(harnessErrorResult(`${runDir} has no run.json: not a run directory`));
   let record;
@@ -38,7 +39,7 @@ export function checkRecordedRunAudited(runDir: string, given?: Scenario): Audit
     return unaudited(harnessErrorResult(`scenario ${record.scenario} came from the file ${record.source.path}, which is not loaded; \`ccrepro check\` judges it with the copy in ${record.source.copy}`));
   }
   if (!scenario) return unaudited(harnessErrorResult(`run.json names an unknown scenario "${record.scenario}"`));
-  const file = record.source?.kind === "file" ? record.source.path : null;
+  const file = checkFile ?? (record.source?.kind === "file" ? record.source.path : null);
   const params = scenario.params.safeParse(record.params);
   if (!params.success) return unaudited(harnessErrorResult(`run.json's parameters no longer fit scenario ${scenario.name}: ${params.error.message}`));
   try {
