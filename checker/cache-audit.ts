@@ -32,6 +32,8 @@ export interface StreamAudit {
   // compare across requests and releases: e.g. "system[1] system[2] messages[-1].content[0]".
   placements: string[];
   boundaries: BoundaryCost[];
+  // This stream's lines of CacheAudit.notes: its summary, then one per boundary.
+  notes: string[];
 }
 
 export interface CacheAudit {
@@ -72,10 +74,11 @@ export function auditCache(rec: Pick<Recordings, "requests" | "responseEnds" | "
     const placements = results.map((r, i) => r.breakpoints.map((b) => relativePath(b.path, bodies[i]!.messages.length)).join(" "));
     const audited = new Set(entries.map((e) => e.seq));
     const costs = boundaries.filter((b) => b.stream === stream && audited.has(b.before) && audited.has(b.after)).map((b) => boundaryCost(b, requests));
-    return { stream, requests, reusedFraction: sent === 0 ? 0 : read / sent, placements, boundaries: costs };
+    const audit = { stream, requests, reusedFraction: sent === 0 ? 0 : read / sent, placements, boundaries: costs };
+    return { ...audit, notes: streamNotes(audit) };
   });
   const kept = audits.filter((a) => a.requests.length > 0);
-  const notes = kept.flatMap(streamNotes);
+  const notes = kept.flatMap((a) => a.notes);
   if (missingBodies.length > 0) notes.push(`cache: ${missingBodies.length} request bodies not recorded (req ${missingBodies.join(", ")}); the replay leaves them out`);
   return { streams: kept, missingBodies, notes };
 }
@@ -100,7 +103,7 @@ function boundaryCost(boundary: Boundary, requests: readonly AuditedRequest[]): 
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
-function streamNotes(audit: StreamAudit): string[] {
+function streamNotes(audit: Omit<StreamAudit, "notes">): string[] {
   const distinct = [...new Set(audit.placements)];
   const notes = [
     `cache (${audit.stream}): ${audit.requests.length} request(s), ${pct(audit.reusedFraction)} of estimated input tokens read from cache; breakpoints: ${distinct.map((p) => p || "none").join(" | ")}`,

@@ -4,7 +4,7 @@
 // comparing raw gives exactly the findings the old normalised comparison gave, so no within-run rule is needed.
 // Cross-run normalisation (cch=, cc_version hash, dates, run paths) lives in cross-run-normalise.ts, for comparing runs.
 import type { Recordings } from "../harness/recordings.ts";
-import { BOUNDARY_KINDS, describeBoundary, findBoundaries, type Boundary, type BoundaryKind } from "./boundaries.ts";
+import { BOUNDARY_KINDS, BOUNDARY_NAMES, describeBoundary, findBoundaries, type Boundary, type BoundaryKind } from "./boundaries.ts";
 import { extractNotifications, maskNotifications, type NotificationOccurrence } from "./notifications.ts";
 import { comparePrefix, type PrefixComparison } from "./prefix.ts";
 import { readMessagesBody } from "./request-body.ts";
@@ -159,7 +159,7 @@ export function checkNotificationStability(rec: Recordings, options: Notificatio
     notes.push(`${describeBoundary(b)}, ${was.length} notification${was.length === 1 ? "" : "s"} compared, ${prefix.unitsCompared} prefix blocks compared${roll}`);
   }
 
-  const scope = `${kinds.join(" or ")} boundary${options.streams ? ` on stream ${options.streams.join(", ")}` : ""}`;
+  const scope = `${kinds.map((k) => BOUNDARY_NAMES[k]).join(" or ")}${options.streams ? ` on stream ${options.streams.join(", ")}` : ""}`;
   const reached: NotificationCheck["reached"] =
     boundaries.length === 0
       ? { ok: false, reason: `no ${scope}: ${kinds.map((k) => UNREACHED[k]).join("; ")}` }

@@ -1,21 +1,22 @@
 // My bug: a background task that finishes mid-turn reaches UserPromptSubmit hooks as if I had typed it.
-import { answeredAndSettled, bash, checkHookPrompts, conversation, defineScenario, judge, nodeWait, notificationDeliveries, startWith, text, waitFor, z, type Recordings } from "ccrepro";
+import { bash, conversation, defineScenario, nodeWait, session, start, text, wait, type Condition } from "ccrepro";
+import { answeredAndSettled, checkHookPrompts, notificationDeliveries } from "ccrepro/checkers";
 
 const MARKER = "MY_BUG_7K";
-const FINDINGS = ["synthetic-prompt-indistinguishable"] as const;
+const s1 = session("s1");
 
 // Done once the request that carried the notification was answered and the session printed a result after it.
-function notifiedAndSettled(rec: Recordings): boolean {
+const notifiedAndSettled: Condition = (rec) => {
   const delivered = notificationDeliveries(rec, ["main"]).find((d) => d.request !== null)?.request;
-  return !!delivered && answeredAndSettled(rec, delivered.seq);
-}
+  return !!delivered && answeredAndSettled(rec, delivered.seq, { session: s1 });
+};
 
 export default defineScenario({
   name: "my-hook-bug",
   summary: "A background task that ends mid-turn must not fire UserPromptSubmit as if a person typed it.",
   source: "My hook-driven loop stopped overnight: a <task-notification> arrived as a typed prompt.",
-  params: z.strictObject({}),
-  findings: FINDINGS,
+  findings: ["synthetic-prompt-indistinguishable"],
+  sessions: [s1],
   // The fake API's side of the conversation: start a 1 s background task, then a 4 s foreground wait, then "noted".
   mockScript: () =>
     conversation({
@@ -25,10 +26,8 @@ export default defineScenario({
         then: text("noted"),
       },
     }),
-  hooks: { events: "all" },
-  steps: () => [...startWith("s1", `${MARKER} start the background task and wait for it`), waitFor("the notification was answered", notifiedAndSettled, 60_000)],
+  hooks: { record: "all" },
+  steps: () => [start(s1, { prompt: `${MARKER} start the background task and wait for it` }), wait("the notification was answered", notifiedAndSettled)],
   // RED when a hook cannot tell the notification from a typed prompt; GREEN when it can or none fired.
-  check: (rec) => judge(checkHookPrompts(rec, { redIds: FINDINGS, streams: ["main"] })),
-  known: [],
-  timeoutMs: 120_000,
+  check: (rec) => checkHookPrompts(rec, { redIds: ["synthetic-prompt-indistinguishable"], streams: ["main"] }),
 });

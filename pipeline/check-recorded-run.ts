@@ -9,41 +9,49 @@ import { scenarioByName } from "./scenario-source.ts";
 import { explainFailure } from "./diagnose-run.ts";
 import { harnessErrorResult, unsupportedResult } from "./verdict-rules.ts";
 import { withApiConformance } from "../checker/api-conformance.ts";
-import { withCacheNotes } from "./cache-notes.ts";
+import { withCacheAudit, type AuditedResult } from "./cache-notes.ts";
+
+const unaudited = (result: CheckResult): AuditedResult => ({ result, cache: null });
 
 // `scenario`: the one the run was recorded with, when the caller has it (a file scenario: see scenarioOfRun()).
 export function checkRecordedRun(runDir: string, given?: Scenario): CheckResult {
+  return checkRecordedRunAudited(runDir, given).result;
+}
+
+// The same, with the cache audit its notes came from (null when the run was not judged or not audited). `checkFile`:
+// the file a throwing check is blamed on, when it is not the one the run recorded (an edited file given to check).
+export function checkRecordedRunAudited(runDir: string, given?: Scenario, checkFile?: string): AuditedResult {
   const layout = runLayout(runDir);
-  if (!fs.existsSync(layout.runJson)) return harnessErrorResult(`${runDir} has no run.json: not a run directory`);
+  if (!fs.existsSync(layout.runJson)) return unaudited(harnessErrorResult(`${runDir} has no run.json: not a run directory`));
   let record;
   try {
     record = readRunRecord(layout.runJson);
   } catch (error) {
-    return harnessErrorResult(`run.json is damaged: ${(error as Error).message}`);
+    return unaudited(harnessErrorResult(`run.json is damaged: ${(error as Error).message}`));
   }
-  if (record.unsupported) return unsupportedResult(record.unsupported.message);
-  if (record.harnessError) return harnessErrorResult(explainFailure(record.harnessError, runDir, record));
-  if (!record.recordingComplete) return harnessErrorResult("the recording was cut short (ccrepro stopped before the run ended); its logs may be partial");
+  if (record.unsupported) return unaudited(unsupportedResult(record.unsupported.message));
+  if (record.harnessError) return unaudited(harnessErrorResult(explainFailure(record.harnessError, runDir, record)));
+  if (!record.recordingComplete) return unaudited(harnessErrorResult("the recording was cut short (ccrepro stopped before the run ended); its logs may be partial"));
   const failedStep = record.steps.find((step) => step.outcome === "error");
-  if (failedStep) return harnessErrorResult(explainFailure(`step ${failedStep.index + 1} (${failedStep.label}) failed: ${failedStep.detail ?? "no detail"}`, runDir, record));
+  if (failedStep) return unaudited(harnessErrorResult(explainFailure(`step ${failedStep.index + 1} (${failedStep.label}) failed: ${failedStep.detail ?? "no detail"}`, runDir, record)));
   const scenario = given ?? scenarioByName(record.scenario);
   if (!scenario && record.source?.kind === "file") {
-    return harnessErrorResult(`scenario ${record.scenario} came from the file ${record.source.path}, which is not loaded; \`ccrepro check\` judges it with the copy in ${record.source.copy}`);
+    return unaudited(harnessErrorResult(`scenario ${record.scenario} came from the file ${record.source.path}, which is not loaded; \`ccrepro check\` judges it with the copy in ${record.source.copy}`));
   }
-  if (!scenario) return harnessErrorResult(`run.json names an unknown scenario "${record.scenario}"`);
-  const file = record.source?.kind === "file" ? record.source.path : null;
+  if (!scenario) return unaudited(harnessErrorResult(`run.json names an unknown scenario "${record.scenario}"`));
+  const file = checkFile ?? (record.source?.kind === "file" ? record.source.path : null);
   const params = scenario.params.safeParse(record.params);
-  if (!params.success) return harnessErrorResult(`run.json's parameters no longer fit scenario ${scenario.name}: ${params.error.message}`);
+  if (!params.success) return unaudited(harnessErrorResult(`run.json's parameters no longer fit scenario ${scenario.name}: ${params.error.message}`));
   try {
     const rec = loadRecordings(runDir);
     // Every scenario's result also carries the requests the real API would have rejected, and what caching cost.
-    return withCacheNotes(withApiConformance(scenario.check(rec, params.data), rec.requests), rec);
+    return withCacheAudit(withApiConformance(scenario.check(rec, params.data), rec.requests), rec);
   } catch (error) {
     // A user's check that throws is a bug in that file: name it, so the fix is obvious.
     if (file !== null) {
-      return harnessErrorResult(`the check of scenario file ${file} threw: ${(error as Error).message}; fix its check() and run \`ccrepro check\` on this run directory again`);
+      return unaudited(harnessErrorResult(`the check of scenario file ${file} threw: ${(error as Error).message}; fix its check() and run \`ccrepro check\` on this run directory again`));
     }
     // A damaged log (a missing body, a cut line) is the usual cause; the message names it, a stack would bury it.
-    return harnessErrorResult(`the checker could not read this run: ${(error as Error).message}`);
+    return unaudited(harnessErrorResult(`the checker could not read this run: ${(error as Error).message}`));
   }
 }

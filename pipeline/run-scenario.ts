@@ -8,7 +8,8 @@ import { installRelease, unpinRelease, type CacheOptions, type InstalledRelease 
 import type { ResolvedClaude } from "../releases/resolve.ts";
 import type { Scenario } from "../kit/scenario.ts";
 import type { Driver } from "../kit/scenario.ts";
-import { checkRecordedRun } from "./check-recorded-run.ts";
+import type { CacheAudit } from "../checker/cache-audit.ts";
+import { checkRecordedRun, checkRecordedRunAudited } from "./check-recorded-run.ts";
 import { originOf } from "./scenario-source.ts";
 import { driverFor, sdkFor } from "./drivers.ts";
 import { recordUnsupportedRun } from "../harness/record-unsupported.ts";
@@ -35,6 +36,8 @@ export interface ScenarioRun {
 export interface CheckedRun {
   runDir: string;
   record: RunRecord & { result: CheckResult };
+  // The cache audit the result's notes came from, for the text output's folded lines; absent or null when not audited.
+  cache?: CacheAudit | null;
 }
 
 // The needs the release lacks, from its cached probe (seconds on first use, then instant).
@@ -114,9 +117,9 @@ export async function runAndCheck(run: ScenarioRun): Promise<CheckedRun> {
     driverLabel: driver,
   });
   const started = performance.now();
-  const result = checkRecordedRun(runDir, scenario);
+  const { result, cache } = checkRecordedRunAudited(runDir, scenario);
   const record = recordVerdict(runLayout(runDir).runJson, result, performance.now() - started);
-  return { runDir, record: { ...record, result } };
+  return { runDir, record: { ...record, result }, cache };
 }
 
 // A release that could not be installed is an outcome too, for callers that run many releases (bisect, nightly,

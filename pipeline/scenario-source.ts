@@ -38,6 +38,11 @@ const origins = new WeakMap<Scenario, ScenarioSource>();
 // File scenarios loaded in this process, by name, so a run's name finds its scenario again (check, nightly cells).
 const loaded = new Map<string, Scenario>();
 
+// The hash run.json keeps of a scenario file's source (the text as read, UTF-8).
+export function sourceSha256(text: string): string {
+  return crypto.createHash("sha256").update(text).digest("hex");
+}
+
 export function originOf(scenario: Scenario): ScenarioSource {
   return origins.get(scenario) ?? { kind: "builtin", name: scenario.name };
 }
@@ -156,7 +161,7 @@ async function loadScenarioFile(file: string, shown: string): Promise<Scenario> 
   }
   const stepIssues = stepProblems(steps);
   if (stepIssues.length > 0) throw new ScenarioFileError(shown, stepIssues.join("; "), "Start each session (start(s1, …), resume, continueLatest, print or terminal) before the steps that use it");
-  origins.set(scenario, { kind: "file", path: file, sha256: crypto.createHash("sha256").update(text).digest("hex"), text });
+  origins.set(scenario, { kind: "file", path: file, sha256: sourceSha256(text), text });
   loaded.set(scenario.name, scenario);
   return scenario;
 }

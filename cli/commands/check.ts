@@ -1,23 +1,21 @@
-// `ccrepro check`: recompute a run's verdict from its directory alone.
+// `ccrepro check`: recompute a run's verdict from its directory alone, or with an edited scenario file.
 import path from "node:path";
 import type { Command } from "commander";
-import { checkRecordedRun } from "../../pipeline/check-recorded-run.ts";
-import { scenarioOfRun } from "../../pipeline/scenario-source.ts";
+import { recheckRun } from "../../pipeline/recheck-run.ts";
 import { VERDICT_EXIT } from "../../core/verdict.ts";
 import type { CliContext } from "../context.ts";
-import { formatCheckResult } from "../format-result.ts";
+import { formatRecheck, recheckJson } from "../format-result.ts";
 
 export function registerCheckCommand(program: Command, ctx: CliContext): void {
   program
     .command("check")
-    .description("recompute a run's verdict from its directory alone")
+    .description("recompute a run's verdict from its directory alone (a file scenario by the run's copy); never changes run.json")
     .argument("<run-dir>")
+    .option("--scenario <file>", "judge with this scenario file instead of the run's copy (e.g. its check edited); its name must be the run's scenario")
     .option("--json", "print the verdict and findings as JSON")
-    .action(async (runDir: string, options) => {
-      const dir = path.resolve(runDir);
-      // A file scenario is judged by the copy its run directory keeps.
-      const result = checkRecordedRun(dir, await scenarioOfRun(dir));
-      ctx.print(options.json ? JSON.stringify(result, null, 2) : formatCheckResult(result, runDir));
-      ctx.setExit(VERDICT_EXIT[result.verdict]);
+    .action(async (runDir: string, options: { scenario?: string; json?: boolean }) => {
+      const recheck = await recheckRun(path.resolve(runDir), { scenarioFile: options.scenario });
+      ctx.print(options.json ? JSON.stringify(recheckJson(recheck), null, 2) : formatRecheck(recheck, runDir));
+      ctx.setExit(VERDICT_EXIT[recheck.result.verdict]);
     });
 }

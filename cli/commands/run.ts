@@ -25,7 +25,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       const abort = ctx.interruptSignal();
       const results: CheckResult[] = [];
       for (let i = 0; i < options.repeat && !abort.aborted; i += 1) {
-        const { runDir, record } = await runAndCheck({
+        const { runDir, record, cache } = await runAndCheck({
           scenario,
           params,
           claude,
@@ -37,7 +37,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
         });
         const result = record.result;
         results.push(result);
-        ctx.print(options.json ? JSON.stringify({ runDir, ...result }) : formatCheckResult(result, runDir));
+        ctx.print(options.json ? JSON.stringify({ runDir, ...result }) : formatCheckResult(result, runDir, { cache }));
       }
       const { verdict } = combineRepeats(results);
       if (options.repeat > 1) ctx.note(`repeats: ${results.map((r) => r.verdict).join(", ")} → ${verdict}`);

@@ -1,6 +1,8 @@
 // Boundary detection over hand-built request logs: idle-then-woken within a process, and process-then-`--resume`.
 import { describe, expect, it } from "vitest";
+import path from "node:path";
 import { describeBoundary, findBoundaries } from "../../checker/boundaries.ts";
+import { loadRecordings } from "../../harness/recordings.ts";
 import { fakeRecordings, type FakeRequest } from "../fixtures/notifications/recordings.ts";
 
 const brief = (rec: Parameters<typeof findBoundaries>[0], streams?: string[]) =>
@@ -27,7 +29,8 @@ describe("findBoundaries: resume", () => {
 
   it("describes a boundary the way notes and findings cite it", () => {
     const [b] = findBoundaries(fakeRecordings(seed002), { streams: ["sub"] });
-    expect(describeBoundary(b!)).toBe("resume boundary 1 (sub): req 6 → req 8");
+    expect(describeBoundary(b!)).toBe("continuation 1 (sub): req 6 → req 8");
+    expect(describeBoundary({ ...b!, kind: "stop", cause: "prompt" })).toBe("process resume 1 (sub, prompt): req 6 → req 8");
   });
 
   it("finds none while every reply calls a tool, or when the stream never continues", () => {
@@ -96,5 +99,38 @@ describe("findBoundaries: stop", () => {
   it("matches resumeOf by session id too, and pairs nothing for a process that resumed no one", () => {
     const bySessionId = processes.map((p) => (p.label === "s2" ? { ...p, resumeOf: "sid-1" } : p.label === "s3" ? { ...p, resumeOf: null } : p));
     expect(brief(fakeRecordings(requests, bySessionId))).toEqual(["stop main#1 2→4", "resume main#1 4→5"]);
+  });
+});
+
+describe("findBoundaries: what carried the stream on", () => {
+  const user = (content: unknown) => ({ messages: [{ role: "user", content: "first" }, { role: "assistant", content: [{ type: "text", text: "ok" }] }, { role: "user", content }] });
+  const reminder = (text: string) => ({ type: "text", text: `<system-reminder>\n${text}\n</system-reminder>` });
+  const notification = "<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n</task-notification>";
+  const causeOf = (body: unknown) => findBoundaries(fakeRecordings([{ stream: "main" }, { stream: "main", body }]))[0]!.cause;
+
+  it("reads the last user message of the request after the pause", () => {
+    expect(causeOf(user("next prompt"))).toBe("prompt");
+    // Context a release adds around a prompt does not make it anything else.
+    expect(causeOf(user([reminder("<total_tokens>15000000 tokens left</total_tokens>"), { type: "text", text: "prompt 2" }]))).toBe("prompt");
+    // 2.1.332 wraps the notification in a system reminder; older releases send it bare.
+    expect(causeOf(user([reminder(`[SYSTEM NOTIFICATION - NOT USER INPUT]\n\n${notification}`)]))).toBe("task-notification");
+    expect(causeOf(user(notification))).toBe("task-notification");
+    // A prompt that quotes a notification outside any reminder is still the prompt.
+    expect(causeOf(user(`what does this mean? ${notification}`))).toBe("prompt");
+    expect(causeOf(user("Stop hook feedback:\n[./loop.sh]: keep going"))).toBe("stop-hook");
+    expect(causeOf(user([{ type: "tool_result", tool_use_id: "t1", content: "done" }]))).toBe("tool-result");
+  });
+
+  it("says none when the body is absent, has no user message last, or only reminders", () => {
+    expect(causeOf(undefined)).toBeNull();
+    expect(causeOf({ messages: [{ role: "assistant", content: "ok" }] })).toBeNull();
+    expect(causeOf(user([reminder("context only")]))).toBeNull();
+    const noBodies = fakeRecordings([{ stream: "main" }, { stream: "main" }]);
+    expect(findBoundaries({ requests: noBodies.requests, responseEnds: noBodies.responseEnds, sessions: noBodies.sessions })[0]!.cause).toBeNull();
+  });
+
+  it("on a recorded run (2.1.332): a task notification, eight pushed prompts, then a --resume process's prompt", () => {
+    const rec = loadRecordings(path.join(import.meta.dirname, "..", "fixtures", "runs", "continuations-2.1.332"));
+    expect(findBoundaries(rec).map((b) => `${b.kind}/${b.cause}`)).toEqual(["resume/task-notification", ...Array<string>(8).fill("resume/prompt"), "stop/prompt"]);
   });
 });

@@ -71,7 +71,7 @@ describe("auditCache: which entry a boundary could read", () => {
     expect(audit.streams[0]!.boundaries.map((c) => [c.read, c.readable, c.cost])).toEqual([[0, 0, 0]]);
     expect(audit.notes).toEqual([
       "cache (main): 2 request(s), 0% of estimated input tokens read from cache; breakpoints: none",
-      "cache: resume boundary 1 (main): req 1 → req 2 reads all 0 readable tokens",
+      "cache: continuation 1 (main, prompt): req 1 → req 2 reads all 0 readable tokens",
     ]);
   });
 });
@@ -105,9 +105,9 @@ describe("auditCache: streams and notes", () => {
     const audit = auditCache(rec);
     const [c] = audit.streams[0]!.boundaries;
     expect(c).toMatchObject({ read: 0, firstDifference: null, stop: "out-of-lookback" });
-    expect(audit.notes[1]).toBe(`cache: resume boundary 1 (main): req 1 → req 2 costs ~${c!.cost} tokens: reads 0 of ${c!.readable} readable (first difference none, out-of-lookback)`);
+    expect(audit.notes[1]).toBe(`cache: continuation 1 (main, prompt): req 1 → req 2 costs ~${c!.cost} tokens: reads 0 of ${c!.readable} readable (first difference none, out-of-lookback)`);
     expect(resumeCacheFindings(audit).map((f) => f.message)).toEqual([
-      `resume boundary 1 (main): req 1 → req 2: the resumed request reads ~0 tokens from cache where ~${c!.readable} were readable (out-of-lookback)`,
+      `continuation 1 (main, prompt): req 1 → req 2: the resumed request reads ~0 tokens from cache where ~${c!.readable} were readable (out-of-lookback)`,
     ]);
   });
 });

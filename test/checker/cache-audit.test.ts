@@ -26,7 +26,7 @@ describe("auditCache on recorded runs", () => {
     expect(cost!.cost).toBeGreaterThan(1000);
     const findings = resumeCacheFindings(audit);
     expect(findings.map((f) => f.boundary.after)).toEqual([8]);
-    expect(audit.notes.some((n) => n.includes("resume boundary 1 (sub): req 6 → req 8 costs ~"))).toBe(true);
+    expect(audit.notes.some((n) => n.includes("continuation 1 (sub, task notification): req 6 → req 8 costs ~"))).toBe(true);
   });
 
   it("2.1.332: the same boundary costs nothing", () => {
@@ -58,7 +58,7 @@ describe("resumeCacheFindings: the rule", () => {
     const noBreakpoint = { ...conversation(["a", "b", "c"], -1) };
     const findings = resumeCacheFindings(auditCache(fakeRecordings([turn, { stream: "main", body: noBreakpoint }])));
     expect(findings).toHaveLength(1);
-    expect(findings[0]!.message).toContain("resume boundary 1 (main): req 1 → req 2");
+    expect(findings[0]!.message).toContain("continuation 1 (main, prompt): req 1 → req 2");
   });
 
   it("no finding when the previous entry had expired before the resume (no client could read it)", () => {

@@ -25,7 +25,7 @@ describe("moved notifications", () => {
     const moved = result.findings.find((f) => f.id === "notification-moved")!;
     expect(moved.data).toMatchObject({ taskId: "bg7y0c983", toolUseId: "toolu_mock_3_0", messageBefore: 4, messageAfter: 6 });
     expect(moved.title).toBe("task bg7y0c983's notification moved from messages[4].content[0].content to messages[6].content[0].content");
-    expect(moved.where).toBe("resume boundary 1 (sub): req 6 → req 8, messages[4].content[0].content → messages[6].content[0].content");
+    expect(moved.where).toBe("continuation 1 (sub, task notification): req 6 → req 8, messages[4].content[0].content → messages[6].content[0].content");
     expect(moved.detail).toEqual(["matched by task id bg7y0c983 and tool use id toolu_mock_3_0, key bg7y0c983/toolu_mock_3_0#0; its bytes are compared at the new place"]);
   });
 

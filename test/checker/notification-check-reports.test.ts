@@ -5,8 +5,11 @@ import { describe, expect, it } from "vitest";
 import { checkNotificationStability, type NotificationCheckOptions } from "../../checker/notification-check.ts";
 import { fakeRecordings, type FakeRequest } from "../fixtures/notifications/recordings.ts";
 
-const B1 = { kind: "resume", stream: "sub", before: 1, after: 2, index: 1 };
-const BOUNDARY = "resume boundary 1 (sub): req 1 → req 2";
+// Named by what the request after it appended: nothing a prompt or notification (an assistant or system message last)…
+const BOUNDARY = "continuation 1 (sub): req 1 → req 2";
+// …or a prompt.
+const B1_PROMPT = { kind: "resume", stream: "sub", cause: "prompt", before: 1, after: 2, index: 1 };
+const BOUNDARY_PROMPT = "continuation 1 (sub, prompt): req 1 → req 2";
 
 // A notification as Claude Code renders one; toolUseId null: a notification that names no call.
 function notification(taskId: string, toolUseId: string | null, summary = "completed (exit code 0)"): string {
@@ -69,9 +72,9 @@ describe("notification findings, word for word", () => {
         id: "cache-control-moved",
         red: false,
         title: "cache_control markers in the shared prefix differ",
-        where: BOUNDARY,
+        where: BOUNDARY_PROMPT,
         detail: ['changed system[0] {"type":"ephemeral"} → {"ttl":"1h","type":"ephemeral"}'],
-        data: { boundary: B1, before: ["system[0]"], after: ["system[0]"] },
+        data: { boundary: B1_PROMPT, before: ["system[0]"], after: ["system[0]"] },
       },
     ]);
   });
@@ -85,7 +88,7 @@ describe("notes", () => {
     expect(result.findings).toEqual([]);
     expect(result.reached).toEqual({ ok: true });
     expect(result.notes).toEqual([
-      `${BOUNDARY}, 2 notifications compared, 3 prefix blocks compared; message cache_control rolled messages[1].content[0], messages[2].content[0] → messages[3].content[0], messages[4].content[0]`,
+      `${BOUNDARY_PROMPT}, 2 notifications compared, 3 prefix blocks compared; message cache_control rolled messages[1].content[0], messages[2].content[0] → messages[3].content[0], messages[4].content[0]`,
     ]);
   });
 
@@ -101,27 +104,27 @@ describe("why the check was not reached", () => {
     expect(checkNotificationStability(fakeRecordings(noBoundary)).reached).toEqual({
       ok: false,
       reason:
-        "no resume or stop boundary: no stream went idle and was woken again (e.g. the subagent was never resumed); no session was continued with --resume after its process ended",
+        "no continuation or process resume: no stream went idle and was woken again (e.g. the subagent was never resumed); no session was continued with --resume after its process ended",
     });
   });
 
   it("names every stream it was asked to look at", () => {
     expect(checkNotificationStability(fakeRecordings(noBoundary), { kinds: ["resume"], streams: ["sub", "main"] }).reached).toEqual({
       ok: false,
-      reason: "no resume boundary on stream sub, main: no stream went idle and was woken again (e.g. the subagent was never resumed)",
+      reason: "no continuation on stream sub, main: no stream went idle and was woken again (e.g. the subagent was never resumed)",
     });
   });
 
   it("looks only at the kinds it was asked for: a resume boundary does not reach a check of stop boundaries", () => {
     const result = resumed({ messages: [prompt, text("user", notification("T1", "toolu_a"))] }, { messages: [prompt] }, { kinds: ["stop"] });
-    expect(result).toEqual({ findings: [], notes: [], reached: { ok: false, reason: "no stop boundary: no session was continued with --resume after its process ended" } });
+    expect(result).toEqual({ findings: [], notes: [], reached: { ok: false, reason: "no process resume: no session was continued with --resume after its process ended" } });
   });
 
   it("lists the request before every boundary when none carried a notification", () => {
     const requests: FakeRequest[] = [1, 2, 3].map((n) => ({ stream: "sub", body: { messages: Array.from({ length: n }, () => prompt) } }));
     expect(checkNotificationStability(fakeRecordings(requests)).reached).toEqual({
       ok: false,
-      reason: "no task-notification was present before any resume or stop boundary (before: req 1, req 2)",
+      reason: "no task-notification was present before any continuation or process resume (before: req 1, req 2)",
     });
   });
 });

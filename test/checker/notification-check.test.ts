@@ -30,7 +30,7 @@ describe("checkNotificationStability", () => {
     expect(result.findings).toEqual([]);
     expect(result.reached).toEqual({ ok: true });
     expect(result.notes).toEqual([
-      "resume boundary 1 (sub): req 6 → req 8, 1 notification compared, 12 prefix blocks compared; message cache_control rolled messages[7].content[0] → messages[9].content[0]",
+      "continuation 1 (sub, task notification): req 6 → req 8, 1 notification compared, 12 prefix blocks compared; message cache_control rolled messages[7].content[0] → messages[9].content[0]",
     ]);
     expect(judge(result).verdict).toBe("GREEN");
   });
@@ -39,7 +39,7 @@ describe("checkNotificationStability", () => {
     const result = run({}, { header: SHORT_HEADER });
     expect(ids(result)).toEqual(["notification-changed"]);
     const [f] = result.findings;
-    expect(f?.where).toBe("resume boundary 1 (sub): req 6 → req 8, messages[5].content[0].text");
+    expect(f?.where).toBe("continuation 1 (sub, task notification): req 6 → req 8, messages[5].content[0].text");
     expect(f?.data).toMatchObject({ taskId: T1, headerBefore: "system-notification-preamble", headerAfter: "non-user-source", delta: 446, byteDelta: 446 });
     const { charsBefore, charsAfter } = f?.data as { charsBefore: number; charsAfter: number };
     expect(f?.detail[0]).toBe(`system-notification-preamble (${charsBefore} chars) → non-user-source (${charsAfter} chars), delta 446`);
@@ -59,7 +59,7 @@ describe("checkNotificationStability", () => {
     const result = run({}, { bashDescription: "Runs a command." });
     expect(ids(result)).toEqual(["prefix-changed"]);
     expect(result.findings[0]?.title).toContain("first at tools[0]");
-    expect(result.findings[0]?.where).toBe("resume boundary 1 (sub): req 6 → req 8, tools[0].description");
+    expect(result.findings[0]?.where).toBe("continuation 1 (sub, task notification): req 6 → req 8, tools[0].description");
     expect(result.findings[0]?.diff).toContain("+Runs a command.");
   });
 
@@ -86,14 +86,14 @@ describe("checkNotificationStability", () => {
 
   it("is inconclusive when the subagent was never resumed", () => {
     const result = checkNotificationStability(fakeRecordings(seed002({}, {}, false)), subResumes);
-    expect(result.reached).toEqual({ ok: false, reason: expect.stringContaining("no resume boundary on stream sub") });
+    expect(result.reached).toEqual({ ok: false, reason: expect.stringContaining("no continuation on stream sub") });
     expect(judge(result).verdict).toBe("INCONCLUSIVE");
   });
 
   it("is inconclusive when no notification was absorbed before the resume", () => {
     const result = run({ header: null }, { header: null });
     expect(result.findings).toEqual([]);
-    expect(result.reached).toEqual({ ok: false, reason: "no task-notification was present before any resume boundary on stream sub (before: req 6)" });
+    expect(result.reached).toEqual({ ok: false, reason: "no task-notification was present before any continuation on stream sub (before: req 6)" });
   });
 
   it("emits only ids from its closed list", () => {
@@ -108,10 +108,10 @@ describe("checkNotificationStability", () => {
 
   it("checks every stream and both kinds by default", () => {
     const result = run({}, {}, {});
-    expect(result.notes.map((n) => n.split(",")[0])).toEqual([
-      "resume boundary 1 (main): req 2 → req 7",
-      "resume boundary 1 (sub): req 6 → req 8",
-      "resume boundary 2 (main): req 7 → req 9",
+    expect(result.notes.map((n) => /^.*?req \d+ → req \d+/.exec(n)?.[0])).toEqual([
+      "continuation 1 (main, prompt): req 2 → req 7",
+      "continuation 1 (sub, task notification): req 6 → req 8",
+      "continuation 2 (main, prompt): req 7 → req 9",
     ]);
   });
 });

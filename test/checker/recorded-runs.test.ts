@@ -30,7 +30,7 @@ describe("subagent-resume-notification-header on recorded runs", () => {
     const result = checkRecordedRun(fixture("notification-green-2.1.332"));
     expect(result.verdict).toBe("GREEN");
     expect(result.findings.filter((f) => f.red)).toEqual([]);
-    expect(result.notes.join("\n")).toMatch(/resume boundary 1 \(sub\): req 6 → req 8, 1 notification compared/);
+    expect(result.notes.join("\n")).toMatch(/continuation 1 \(sub, task notification\): req 6 → req 8, 1 notification compared/);
   });
 
   it("2.1.112: a subagent that is never resumed is INCONCLUSIVE, never GREEN", () => {

@@ -26,7 +26,7 @@ describe("cache notes on a checked run", () => {
     expect(checked.notes.slice(0, own.notes.length)).toEqual(own.notes);
     const added = checked.notes.slice(own.notes.length);
     expect(added).toContain(
-      "cache: resume boundary 1 (sub): req 6 → req 8 costs ~2981 tokens: reads 12246 of 15227 readable (first difference messages[4].content[0], no-breakpoint-before-change)",
+      "cache: continuation 1 (sub, task notification): req 6 → req 8 costs ~2981 tokens: reads 12246 of 15227 readable (first difference messages[4].content[0], no-breakpoint-before-change)",
     );
     expect(added.some((note) => /^cache \(sub\): 2 request\(s\)/.test(note))).toBe(true);
   });
@@ -34,7 +34,7 @@ describe("cache notes on a checked run", () => {
   it("on 2.1.332, where the header stays put, the resume reads all it could", () => {
     const checked = checkRecordedRun(fixture("notification-green-2.1.332"));
     expect(checked.verdict).toBe("GREEN");
-    expect(checked.notes.some((note) => /^cache: resume boundary 1 \(sub\): req \d+ → req \d+ reads all \d+ readable tokens$/.test(note))).toBe(true);
+    expect(checked.notes.some((note) => /^cache: continuation 1 \(sub, task notification\): req \d+ → req \d+ reads all \d+ readable tokens$/.test(note))).toBe(true);
   });
 
   it("a run with no request bodies gets a note that nothing was replayed, not an error", () => {

@@ -34,7 +34,7 @@ function handMade(): CacheAudit {
   ];
   const results = simulateConversation(bodies.map((body, i) => ({ body, receivedAt: i * 1000 })));
   const requests = results.map((cache, i) => ({ seq: i + 1, receivedAt: i * 1000, cache }));
-  return { streams: [{ stream: "hand", requests, reusedFraction: 0.5, placements: ["system[0]", "system[0]"], boundaries: [] }], missingBodies: [], notes: [] };
+  return { streams: [{ stream: "hand", requests, reusedFraction: 0.5, placements: ["system[0]", "system[0]"], boundaries: [], notes: [] }], missingBodies: [], notes: [] };
 }
 
 const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(", ")})`;

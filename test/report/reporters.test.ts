@@ -108,7 +108,7 @@ describe("html", () => {
     for (let i = 0; i < summary.cells.length; i++) expect(html).toContain(`<details class="cell-detail" id="cell-${i}"`);
     expect(html.match(/class="timeline turns"/g)!.length).toBe(6); // s1 + s2 twice, s1 twice
     expect(html).toContain("requests — stream sub — 1 boundary");
-    expect(html).toContain('<span class="boundary">  ── resume boundary 1 (sub): req 6 → req 8 ──</span>');
+    expect(html).toContain('<span class="boundary">  ── continuation 1 (sub, task notification): req 6 → req 8 ──</span>');
     expect(html).toContain('<span class="add">+[MESSAGE FROM NON-USER SOURCE - NOT USER INPUT]</span>');
     expect(html).toContain("&lt;task-notification&gt;");
     // The cache bars of each run's streams (report/cache-bar.ts).

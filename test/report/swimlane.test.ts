@@ -79,7 +79,7 @@ describe("swimlaneModel from recorded runs", () => {
     // s2 was only reaped at the end of the run (not a stop the scenario made): no rule.
     expect(model.boundaries).toEqual([
       { t: s1.endedAt, kind: "kill", label: "s1 stopped by SIGKILL" },
-      { t: rec.requests.find((r) => r.seq === 3)!.receivedAt, kind: "resume", label: "stop boundary 1 (main): req 2 → req 3" },
+      { t: rec.requests.find((r) => r.seq === 3)!.receivedAt, kind: "resume", label: "process resume 1 (main): req 2 → req 3" },
     ]);
     expect(model.tasks).toEqual([
       { session: "s1", tasks: [{ taskId: "bmh4w29zr", start: 1796055614278, end: null, status: null }] },

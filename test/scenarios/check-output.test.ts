@@ -3,7 +3,8 @@
 // reviewed copy in test/scenarios/check-output/. A change to any of it shows up here as a diff to review, and is
 // accepted with `npx vitest run test/scenarios/check-output.test.ts -u`.
 //
-// Recordings with a run.json are checked as `ccrepro check` checks them (checkRecordedRun); the pruned request logs
+// Recordings with a run.json are checked as `ccrepro check` checks them (checkRecordedRun, with the run directory's copy
+// of a file scenario); the pruned request logs
 // without one name their scenario and parameters here. How each was recorded: the fixture folders' READMEs.
 import fs from "node:fs";
 import path from "node:path";
@@ -11,22 +12,27 @@ import { describe, expect, it } from "vitest";
 import type { CheckResult } from "../../core/verdict.ts";
 import { loadRecordings } from "../../harness/recordings.ts";
 import { checkRecordedRun } from "../../pipeline/check-recorded-run.ts";
+import { scenarioOfRun } from "../../pipeline/scenario-source.ts";
 import { findScenario } from "../../scenarios/index.ts";
 
 const FIXTURES = path.join(import.meta.dirname, "..", "fixtures");
 
-function checkAs(scenarioName: string, params: Record<string, string>) {
-  return (dir: string): CheckResult => {
+type Check = (dir: string) => CheckResult | Promise<CheckResult>;
+
+function checkAs(scenarioName: string, params: Record<string, string>): Check {
+  return (dir) => {
     const scenario = findScenario(scenarioName)!;
     return scenario.check(loadRecordings(dir), scenario.params.parse(params));
   };
 }
 
-const RECORDINGS: [fixture: string, check: (dir: string) => CheckResult][] = [
+const asCheckDoes: Check = async (dir) => checkRecordedRun(dir, await scenarioOfRun(dir));
+
+const RECORDINGS: [fixture: string, check: Check][] = [
   ...fs
     .readdirSync(path.join(FIXTURES, "runs"))
     .filter((name) => fs.existsSync(path.join(FIXTURES, "runs", name, "run.json")))
-    .map((name): [string, (dir: string) => CheckResult] => [`runs/${name}`, (dir) => checkRecordedRun(dir)]),
+    .map((name): [string, Check] => [`runs/${name}`, asCheckDoes]),
   ["background/2.1.332-terminal", (dir) => checkRecordedRun(dir)],
   ["background/2.1.150-dropped", checkAs("background-mid-turn", {})],
   ["background/2.1.150-killed-in-foreground", checkAs("background-mid-turn", {})],
@@ -45,7 +51,7 @@ describe("the checked result of every recorded run, as a person reads it", () =>
   });
 
   it.each(RECORDINGS)("%s", async (fixture, check) => {
-    const result = check(path.join(FIXTURES, fixture));
+    const result = await check(path.join(FIXTURES, fixture));
     await expect(`${JSON.stringify(result, null, 2)}\n`).toMatchFileSnapshot(path.join("check-output", `${fixture.replace("/", "--")}.json`));
   });
 });

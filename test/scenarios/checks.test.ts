@@ -86,8 +86,8 @@ describe("print-resume-cache-reuse's check", () => {
     const red = printCheck(recordedRun("print-resume-red-2.1.69"));
     expect(red.verdict).toBe("RED");
     expect(red.findings.map((f) => [f.id, f.where])).toEqual([
-      ["resume-reads-less-than-readable", "stop boundary 1 (main): req 2 → req 3"],
-      ["resume-reads-less-than-readable", "stop boundary 2 (main): req 3 → req 4"],
+      ["resume-reads-less-than-readable", "process resume 1 (main, prompt): req 2 → req 3"],
+      ["resume-reads-less-than-readable", "process resume 2 (main, prompt): req 3 → req 4"],
     ]);
     expect(printCheck(recordedRun("print-resume-green-2.1.332"))).toMatchObject({ verdict: "GREEN", ids: [] });
   });
