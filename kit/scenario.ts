@@ -100,8 +100,8 @@ export interface ScenarioDefinition<P extends ParamsSchema, F extends string, S 
   sessions?: readonly Session<S>[];
   /** What the fake Messages API answers: usually `conversation({ main: { marker, replies: [...] } })`. */
   mockScript(params: z.output<P>): MockScriptInput;
-  /** Hook events to record and hooks that answer. */
-  hooks?: HooksDeclaration;
+  /** Hook events to record and hooks that answer; a function when the parameters decide. */
+  hooks?: HooksDeclaration | ((params: z.output<P>) => HooksDeclaration);
   /** What the driver does, in order; nested lists are fine. `context` tells the driver of the run. */
   steps(params: z.output<P>, context: StepContext): Steps<NoInfer<S>>;
   /** The drivers the steps are written for, the first being the default; derived from the steps when absent. */
@@ -125,7 +125,8 @@ export interface Scenario<P extends ParamsSchema = ParamsSchema, F extends strin
   params: P;
   findings: readonly F[];
   mockScript(params: z.output<P>): MockScriptInput;
-  hooks?: HookCapture;
+  /** The hooks the harness registers for these parameters. */
+  hooks(params: z.output<P>): HookCapture | undefined;
   /** The harness's steps, flattened. `context` is absent where steps are read without a run: headless is meant. */
   steps(params: z.output<P>, context?: StepContext): RawStep[];
   drivers?: readonly Driver[];
@@ -140,9 +141,12 @@ export interface Scenario<P extends ParamsSchema = ParamsSchema, F extends strin
 export const DEFAULT_NEEDS: readonly Need[] = ["stream-json-input"];
 const DEFAULT_TIMEOUT_MS = 180_000;
 
+// The scenario's own needs, plus the hook events it answers: a release without the event cannot run those hooks.
 export function scenarioNeeds<P extends ParamsSchema>(scenario: Scenario<P>, params: z.output<P>): readonly Need[] {
-  const needs = scenario.needs ?? DEFAULT_NEEDS;
-  return typeof needs === "function" ? needs(params) : needs;
+  const declared = scenario.needs ?? DEFAULT_NEEDS;
+  const needs = typeof declared === "function" ? declared(params) : declared;
+  const answered = (scenario.hooks(params)?.answers ?? []).map((rule): Need => `hook:${rule.event}`);
+  return [...new Set([...needs, ...answered])];
 }
 
 const knownShape = z.object({
@@ -166,7 +170,13 @@ const definitionShape = z.object({
   mockScript: z.function(),
   steps: z.function(),
   check: z.function(),
-  hooks: z.object({ events: z.union([z.array(z.string()), z.literal("all")]) }).or(z.looseObject({ record: z.union([z.array(z.string()), z.literal("all")]).optional(), answer: z.array(z.unknown()).optional(), source: z.enum(["user", "project", "flag"]).optional() })).optional(),
+  hooks: z
+    .union([
+      z.object({ events: z.union([z.array(z.string()), z.literal("all")]) }),
+      z.strictObject({ record: z.union([z.array(z.string()), z.literal("all")]).optional(), answer: z.array(z.object({ event: z.string(), replies: z.array(z.unknown()).min(1) }).loose()).optional(), source: z.enum(["user", "project", "flag"]).optional() }),
+      z.function(),
+    ])
+    .optional(),
   permissions: z.union([z.literal("bypass"), z.object({ mode: z.enum(["default", "acceptEdits", "dontAsk", "plan"]), allow: z.array(z.string()).optional(), deny: z.array(z.string()).optional() })]).optional(),
   settingSources: z.array(z.enum(["user", "project", "local"])).min(1).optional(),
   passEnv: z.array(z.string()).optional(),
@@ -262,7 +272,8 @@ export function defineScenario<P extends ParamsSchema = z.ZodObject<{}, z.core.$
 ): Scenario<P, F> {
   const problems = scenarioProblems(definition);
   if (problems.length > 0) throw new ScenarioDefinitionError(problems);
-  if (definition.hooks && "events" in definition.hooks) deprecated("hooks: { events }", "hooks: { record }");
+  const { hooks } = definition;
+  if (hooks && typeof hooks !== "function" && "events" in hooks) deprecated("hooks: { events }", "hooks: { record }");
   const declared = definition.sessions?.map((s) => s.name);
   const params = (definition.params ?? z.strictObject({})) as P;
   const scenario: Scenario<P, F> = {
@@ -273,7 +284,7 @@ export function defineScenario<P extends ParamsSchema = z.ZodObject<{}, z.core.$
     params,
     findings: definition.findings,
     mockScript: (p) => definition.mockScript(p),
-    ...(definition.hooks ? { hooks: hookCapture(definition.hooks) } : {}),
+    hooks: (p) => hookCapture(typeof hooks === "function" ? hooks(p) : hooks),
     ...(definition.permissions ? { permissions: definition.permissions } : {}),
     ...(definition.settingSources ? { settingSources: definition.settingSources } : {}),
     ...(definition.passEnv ? { passEnv: definition.passEnv } : {}),

@@ -98,7 +98,7 @@ export async function runAndCheck(run: ScenarioRun): Promise<CheckedRun> {
     params,
     script: scenario.mockScript(params),
     steps: scenario.steps(params, { driver }),
-    hooks: scenario.hooks,
+    hooks: scenario.hooks(params),
     passEnv: scenario.passEnv,
     permissions: scenario.permissions,
     settingSources: scenario.settingSources,
