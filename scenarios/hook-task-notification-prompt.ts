@@ -1,5 +1,5 @@
 // A background task's notification must not reach UserPromptSubmit hooks looking like something a person typed.
-import { bash, choice, conversation, defineScenario, nodeWait, session, start, text, wait, z } from "../kit/index.ts";
+import { bash, choice, conversation, defineScenario, nodeWait, session, start, text, wait, z, type Condition } from "../kit/index.ts";
 import { answeredAndSettled, checkHookPrompts, notificationDeliveries, notReached, resultsOf, type HookFindingId, type Recordings } from "../kit/checkers.ts";
 
 const MARKER = "CCREPRO_HOOKS_3Q";
@@ -13,16 +13,12 @@ type Params = z.output<typeof params>;
 
 // RED here: a hook cannot tell the notification from a person's prompt, or the model never got it at all.
 const RED_FINDINGS = ["synthetic-prompt-indistinguishable", "notification-lost"] as const satisfies readonly HookFindingId[];
-const STREAMS = ["main"];
-const s1 = session("s1");
+const [STREAMS, s1] = [["main"], session("s1")];
 
 const firstDelivery = (rec: Recordings) => notificationDeliveries(rec, STREAMS).find((d) => d.request !== null)?.request;
 
 // Done when the request that first carried the notification was answered and the session printed a result after it.
-function deliveredAndSettled(rec: Recordings): boolean {
-  const delivered = firstDelivery(rec);
-  return !!delivered && answeredAndSettled(rec, delivered.seq);
-}
+const deliveredAndSettled: Condition = (rec) => answeredAndSettled(rec, firstDelivery(rec)?.seq ?? -1);
 
 // Where the notification actually landed: before the first turn's result (absorbed) or after it (it woke the session).
 function deliveredWhen(rec: Recordings): Params["when"] | null {

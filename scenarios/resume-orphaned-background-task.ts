@@ -19,14 +19,12 @@ const SECOND_PROMPT = "SECOND_MSG: reply with exactly the word: second";
 
 // Red here: the pushed prompt was settled by someone else's result first; worse, by one no origin explains.
 const RED_FINDINGS = ["prompt-settled-by-extra-result", "unattributed-result"] as const;
-
 const [s1, s2] = [session("s1"), session("s2")];
 
 const steps = (p: Params, { driver }: StepContext) => [
   start(s1, { prompt: FIRST_PROMPT }),
   wait("session 1 settled its first turn", resultPrinted(s1), { onTimeout: "error" }),
-  // Through the Agent SDK the stop is the orchestrator's own (as its report reproduced it): end the input on the
-  // result, abort `grace` later (the graceful close).
+  // Through the Agent SDK, the orchestrator's own stop as its report had it: input ended on the result, abort `grace` later.
   stop(s1, { how: driver === "sdk" ? "close-then-abort" : p.stop, grace: p.grace }),
   resume(s2, { from: s1 }),
   p.promptDelay > 0 ? pause("prompt delay", p.promptDelay) : [],

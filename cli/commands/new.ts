@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import { UserError } from "../../core/errors.ts";
 import { SCENARIOS } from "../../scenarios/index.ts";
 import type { CliContext } from "../context.ts";
-import { copyOfBuiltin, scenarioTemplate } from "../scenario-template.ts";
+import { copyOfBuiltin, scenarioTemplate, TEMPLATE_KINDS, type TemplateKind } from "../scenario-template.ts";
 
 const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
@@ -14,6 +14,7 @@ export function registerNewCommand(program: Command, ctx: CliContext): void {
     .command("new")
     .description("write NAME.ts, a commented scenario to start from (or a copy of a built-in) that runs as it is")
     .argument("<name>", "the scenario's name: lower-case words joined by dashes, e.g. my-bug")
+    .option("--kind <kind>", `the bug's shape: ${TEMPLATE_KINDS.join(" | ")}`, "headless")
     .option("--from <builtin>", "start from a built-in scenario (ccrepro scenarios lists them)")
     .option("--dir <dir>", "where to write it", ".")
     .action((name: string, options) => {
@@ -22,11 +23,14 @@ export function registerNewCommand(program: Command, ctx: CliContext): void {
       if (options.from !== undefined && !SCENARIOS.some((s) => s.name === options.from)) {
         throw new UserError(`--from ${options.from}: no such built-in; known: ${SCENARIOS.map((s) => s.name).join(", ")}`, "UNKNOWN_SCENARIO");
       }
+      if (!(TEMPLATE_KINDS as readonly string[]).includes(options.kind)) {
+        throw new UserError(`--kind ${options.kind}: no such template; pick one of ${TEMPLATE_KINDS.join(", ")}`, "BAD_ARGUMENT");
+      }
       const file = path.join(options.dir, `${name}.ts`);
       if (fs.existsSync(file)) throw new UserError(`${file} already exists; pick another name or move it away`, "BAD_ARGUMENT");
-      fs.writeFileSync(file, options.from ? copyOfBuiltin(options.from, name) : scenarioTemplate(name));
+      fs.writeFileSync(file, options.from ? copyOfBuiltin(options.from, name) : scenarioTemplate(name, options.kind as TemplateKind));
       ctx.print(`wrote ${file}`);
       ctx.print(`run it:   ccrepro run ./${path.relative(".", file)} --claude latest`);
-      ctx.print('types:    npm link the ccrepro checkout here (npm link ccrepro) so your editor resolves "ccrepro"');
+      ctx.print('types:    npm link the ccrepro checkout here (npm link ccrepro) so your editor resolves "ccrepro" and "ccrepro/checkers"');
     });
 }
