@@ -97,8 +97,15 @@ async function stopSdk(target: SdkSession, step: Extract<Step, { kind: "stop" }>
   return { outcome: "ok", detail: ended(`${step.how} done`) };
 }
 
-const within = (promise: Promise<unknown>, ms: number): Promise<boolean> =>
-  Promise.race([promise.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
+// The timer is cleared once the promise settles: a pending one would keep ccrepro alive until a step's whole timeout
+// had passed after the run ended (a 1 s `print` run exited 2 minutes later).
+function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  return Promise.race([promise.then(() => true), expired]).finally(() => clearTimeout(timer));
+}
 
 // Which conversation a new process continues: an earlier session's id (--resume), the CLI's own pick (--continue),
 // either as a fork; and the scenario's own flags, after the harness's.

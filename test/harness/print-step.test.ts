@@ -51,6 +51,19 @@ describe("the print step", () => {
     expect(ctx.sessions.get("p1")!.process.sessionId).toMatch(/^fixture-\d+$/);
   });
 
+  it("leaves no timer behind once the turn ended, so ccrepro can exit as soon as the run is done", async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+    const before = timers();
+    await executeStep(context("print-turn"), { kind: "print", session: "p1", prompt: "quick", timeoutMs: 600_000 });
+    expect(timers()).toBeLessThanOrEqual(before);
+  });
+
+  it("puts the scenario's flags, --continue and --fork-session after the harness's own", async () => {
+    const ctx = context("print-turn");
+    await executeStep(ctx, { kind: "print", session: "p1", prompt: "go", continueLatest: true, fork: true, extraArgs: ["--max-turns", "2"], timeoutMs: 10_000 });
+    expect(resultOf(ctx, "p1")?.args).toMatch(/^-p go --output-format stream-json --verbose .*--max-turns 2 --continue --fork-session$/);
+  });
+
   it("writes the prompt on stdin when asked, and resumes an earlier session's id", async () => {
     const ctx = context("print-turn");
     await executeStep(ctx, { kind: "print", session: "p1", prompt: "one", timeoutMs: 10_000 });
