@@ -10,7 +10,7 @@ import { changelogLinks } from "./changelog.ts";
 import { outcomeFor } from "./outcome.ts";
 import { findReusedVerdicts } from "./reuse-dirs.ts";
 import { runBisect } from "./run-bisect.ts";
-import type { BisectResult, ProgressEvent, RunnerReport } from "./types.ts";
+import type { BisectResult, ProgressEvent, ReusedRun, RunnerReport } from "./types.ts";
 
 export interface ReleaseBisect {
   scenario: Scenario;
@@ -69,7 +69,7 @@ export async function bisectClaudeReleases(input: ReleaseBisect): Promise<Bisect
   const [old, newer] = await Promise.all([singleVersion(input.old, "--old"), singleVersion(input.new, "--new")]);
   const candidates = await versionsBetween(old, newer);
   const runner = releaseRunner(input.runsDir);
-  let reused;
+  let reused: Map<string, ReusedRun[]> | undefined;
   if (input.reuse.length > 0) {
     const found = await findReusedVerdicts({
       dirs: input.reuse,

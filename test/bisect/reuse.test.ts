@@ -8,6 +8,9 @@ import { planRuns } from "../../bisect/plan.ts";
 import { priorFrom } from "../../bisect/reuse.ts";
 import { runBisect, type RunBisectOptions } from "../../bisect/run-bisect.ts";
 import type { BisectResult, ProgressEvent, ReusedRun } from "../../bisect/types.ts";
+import { bisectSdkReleases } from "../../bisect/bisect-releases.ts";
+import { UserError } from "../../core/errors.ts";
+import { findScenario } from "../../scenarios/index.ts";
 import { candidates, monotone, NEW, OLD, tableRunner, type Table } from "./tables.ts";
 
 // Earlier runs of each release: one verdict per run directory, named as the runs dir of an earlier bisection would.
@@ -263,6 +266,19 @@ describe("runBisect --max-runs", () => {
     expect(zero.steps).toHaveLength(2);
   });
 
+  it("a budget spent between a release's repeats stops there; that release is no step yet (its run is reused on resume)", async () => {
+    const { result, calls } = bisect(table, list, { repeat: 2, maxRuns: 3 });
+    const stop = await stopOf(result);
+    expect(calls).toEqual([OLD, OLD, NEW]);
+    expect(stop.steps.map((s) => s.version)).toEqual([OLD]);
+    expect(stop).toMatchObject({ lastOld: OLD, firstNew: NEW });
+    expect(stop.resume).toBe(`ccrepro bisect demo --old ${OLD} --new ${NEW} --repeat 2`);
+    // Resumed with the three runs reused: the new endpoint needs one more, then the candidates two each.
+    const resumed = bisect(table, list, { repeat: 2, reused: earlier({ [OLD]: ["GREEN", "GREEN"], [NEW]: "RED" }) });
+    await resumed.result;
+    expect(resumed.calls.slice(0, 3)).toEqual([NEW, "2.1.3", "2.1.3"]);
+  });
+
   it("refuses a budget that is not a whole number", async () => {
     await expect(bisect(table, list, { maxRuns: -1 }).result).rejects.toMatchObject({ detail: { kind: "bad-input" } });
   });
@@ -294,5 +310,32 @@ describe("what the output says about reuse and the cache", () => {
     expect(text).toContain(`  1  ${OLD}    old endpoint  GREEN       old    reused    0.0 s  old-runs/${OLD}-1`);
     expect(text).toMatch(/  2  3\.0\.0 +new endpoint +RED +new +measured /);
     expect(text.split("\n").at(-1)).toMatch(/; 2 runs, 1 reused from earlier run directories$/);
+  });
+});
+
+describe("--reuse on the SDK axis", () => {
+  it("is refused before anything runs: reused runs are tied to a release by its claude binary, which that axis pins", async () => {
+    const scenario = findScenario("resume-orphaned-background-task")!;
+    const input = {
+      scenario,
+      scenarioWord: scenario.name,
+      params: {},
+      rawParams: {},
+      drive: {},
+      old: "0.3.150",
+      new: "0.3.197",
+      repeat: 1,
+      runsDir: "runs",
+      reuse: ["runs"],
+      checkChangelog: false,
+      options: [],
+      onProgress: () => {},
+      onNote: () => {},
+      signal: new AbortController().signal,
+      claude: "2.1.234",
+    };
+    const error = await bisectSdkReleases(input).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UserError);
+    expect((error as Error).message).toMatch(/--reuse works on the claude axis only/);
   });
 });
