@@ -137,9 +137,10 @@ export function formatSummary(result: BisectResult): string {
   );
   if (download.fetched.length > 0) {
     const unused = download.unused.length === 0 ? "" : `; fetched but not needed: ${download.unused.join(", ")}`;
-    const cached = download.cached.length === 0 ? "" : ` (${download.cached.length} already cached)`;
+    // A cache hit is no download: counted apart, so "fetched" says what came over the network.
+    const cached = download.cached.length === 0 ? "" : `, ${download.cached.length} already cached`;
     lines.push(
-      `downloads: ${download.fetched.length} fetched${cached}, ${formatMs(download.hiddenMs)} hidden behind runs, ` +
+      `downloads: ${download.fetched.length - download.cached.length} fetched${cached}, ${formatMs(download.hiddenMs)} hidden behind runs, ` +
         `${formatMs(download.waitedMs)} waited${unused}`,
     );
   }

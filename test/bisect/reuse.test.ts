@@ -303,6 +303,13 @@ describe("what the output says about reuse and the cache", () => {
     expect(formatProgress({ kind: "download", version: "2.1.92", bytes: 0, ms: 80, fromCache: true })).toBe("  2.1.92 is cached (nothing to download)");
   });
 
+  it("the summary counts cache hits apart from downloads", async () => {
+    const list = candidates(1);
+    const r = await bisect(monotone(list, 1), list).result;
+    const text = formatSummary({ ...r, download: { fetched: [OLD, NEW, "2.1.0"], hiddenMs: 0, waitedMs: 0, unused: [], cached: [OLD, NEW] } });
+    expect(text).toContain("downloads: 1 fetched, 2 already cached, 0.0 s hidden behind runs, 0.0 s waited");
+  });
+
   it("the summary marks each step reused or measured and counts the reused runs", async () => {
     const list = candidates(1);
     const r = await bisect(monotone(list, 1), list, { reused: earlier({ [OLD]: "GREEN" }) }).result;
