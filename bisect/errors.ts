@@ -1,7 +1,7 @@
 // Every expected way a bisection cannot give an answer, as one error class the CLI catches in one place.
 import { UserError } from "../core/errors.ts";
 import { describeSkip } from "./format.ts";
-import type { Endpoint, RunSkipReason, SkippedVersion, BisectStep } from "./types.ts";
+import type { Endpoint, RunSkipReason, SkippedVersion, BisectStep, BisectStop } from "./types.ts";
 
 export type BisectErrorDetail =
   | { kind: "bad-input"; message: string }
@@ -17,7 +17,9 @@ export type BisectErrorDetail =
       steps: BisectStep[];
       skipped: SkippedVersion[];
       resume: string;
-    };
+    }
+  // --max-runs reached before the answer: not a failure, a stop the user asked for; the CLI prints it as a result.
+  | ({ kind: "budget-spent" } & BisectStop);
 
 function describe(detail: BisectErrorDetail): string {
   switch (detail.kind) {
@@ -42,6 +44,11 @@ function describe(detail: BisectErrorDetail): string {
         `Range still to search: ${detail.lastOld} … ${detail.firstNew}${skipped}. Resume with:\n  ${detail.resume}`
       );
     }
+    case "budget-spent":
+      return (
+        `bisect stopped after ${detail.steps.length} step(s): --max-runs ${detail.maxRuns} spent. ` +
+        `Range still to search: ${detail.lastOld} … ${detail.firstNew}. Resume with:\n  ${detail.resume}`
+      );
   }
 }
 

@@ -2,7 +2,8 @@
 import type { DownloadStats, ProgressEvent } from "./types.ts";
 
 // Fetches a release into the cache the runner installs from; rejecting is fine, the runner then reports install.
-export type PrefetchFn = (version: string, signal: AbortSignal) => Promise<{ bytes: number; ms: number }>;
+// fromCache: it was there already, so nothing was downloaded (a progress line says "cached", not "0 KB").
+export type PrefetchFn = (version: string, signal: AbortSignal) => Promise<{ bytes: number; ms: number; fromCache?: boolean }>;
 
 interface Entry {
   started: number;
@@ -28,6 +29,7 @@ export function createDownloads(
 ): Downloads {
   const entries = new Map<string, Entry>();
   const fetched = new Set<string>();
+  const cached = new Set<string>();
   const used = new Set<string>();
   let hiddenMs = 0;
   let waitedMs = 0;
@@ -38,9 +40,10 @@ export function createDownloads(
       started: now(),
       controller,
       done: fetch(version, controller.signal).then(
-        ({ bytes, ms }) => {
+        ({ bytes, ms, fromCache = false }) => {
           entry.finished = now();
-          if (!controller.signal.aborted) emit({ kind: "download", version, bytes, ms });
+          if (fromCache) cached.add(version);
+          if (!controller.signal.aborted) emit({ kind: "download", version, bytes, ms, fromCache });
         },
         () => {
           // The runner tries the install itself and reports why it failed; a second report here would be noise.
@@ -103,6 +106,7 @@ export function createDownloads(
         hiddenMs,
         waitedMs,
         unused: [...fetched].filter((v) => !used.has(v)),
+        cached: [...fetched].filter((v) => cached.has(v)),
       };
     },
   };

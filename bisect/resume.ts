@@ -9,6 +9,8 @@ export interface ResumeArgs {
   params?: Record<string, string>;
   // Where the interrupted bisection wrote its runs; the resumed one writes beside them.
   runsDir?: string;
+  // Run directories the interrupted bisection reused verdicts from (--reuse), reused again.
+  reuse?: readonly string[];
   // Any other option of the interrupted command, repeated as given (e.g. ["--driver", "sdk"]).
   options?: readonly (readonly [string, string])[];
 }
@@ -24,6 +26,9 @@ export function resumeCommand(args: ResumeArgs): string {
   if (args.finding !== undefined) words.push("--finding", args.finding);
   for (const [key, value] of Object.entries(args.params ?? {})) words.push("--param", `${key}=${value}`);
   if (args.runsDir !== undefined) words.push("--runs-dir", args.runsDir);
+  // The runs directory is reused too: every verdict the interrupted bisection measured is taken, none run again.
+  const reuse = new Set([...(args.reuse ?? []), ...(args.runsDir === undefined ? [] : [args.runsDir])]);
+  for (const dir of reuse) words.push("--reuse", dir);
   for (const [flag, value] of args.options ?? []) words.push(flag, value);
   return words.map(shellWord).join(" ");
 }

@@ -1,10 +1,13 @@
 // Runs a bisection: verifies the endpoints, walks the bisector with the injected runner, prefetches ahead, reports.
+// Verdicts measured earlier (--reuse) are taken instead of runs, and a run budget (--max-runs) stops it resumably.
 import semver from "semver";
 import { createBisection, middleOf, stepsFor, type Bisection } from "./bisector.ts";
 import { checkChangelog } from "./changelog.ts";
 import { BisectError } from "./errors.ts";
 import { createDownloads, type PrefetchFn } from "./prefetch.ts";
+import { planRuns } from "./plan.ts";
 import { resumeCommand, type ResumeArgs } from "./resume.ts";
+import { priorFrom, type Prior } from "./reuse.ts";
 import type {
   BisectResult,
   CleanRun,
@@ -17,6 +20,7 @@ import type {
   StepRun,
   RunSkipReason,
   BisectStep,
+  ReusedRun,
 } from "./types.ts";
 
 export interface RunBisectOptions {
@@ -30,7 +34,12 @@ export interface RunBisectOptions {
   // Only named in the result and the resume command; outcomeOf decides what a run means.
   finding?: string;
   // The rest of the command line the resume command must repeat: parameters, runs directory, other options.
-  rerun?: Pick<ResumeArgs, "params" | "runsDir" | "options">;
+  rerun?: Pick<ResumeArgs, "params" | "runsDir" | "options" | "reuse">;
+  // Verdicts already measured, by release: they count as that release's first runs and cost nothing.
+  reused?: ReadonlyMap<string, readonly ReusedRun[]>;
+  // Runs the bisection may start (reused verdicts are free); when the next run would exceed it, the bisection stops
+  // with a BisectError "budget-spent" carrying the narrowed range and the command that resumes it.
+  maxRuns?: number;
   outcomeOf: (run: CleanRun) => BisectOutcome;
   runOnce: (version: string, signal: AbortSignal) => Promise<RunnerReport>;
   prefetch?: PrefetchFn;
@@ -56,6 +65,9 @@ function validate(opts: RunBisectOptions): number {
   if (!semver.lt(opts.old, opts.new)) throw bad(`--old ${opts.old} must be an older release than --new ${opts.new}`);
   const repeat = opts.repeat ?? 1;
   if (!Number.isInteger(repeat) || repeat < 1) throw bad(`--repeat must be a whole number ≥ 1, not ${repeat}`);
+  if (opts.maxRuns !== undefined && (!Number.isInteger(opts.maxRuns) || opts.maxRuns < 0)) {
+    throw bad(`--max-runs must be a whole number ≥ 0, not ${opts.maxRuns}`);
+  }
   let previous = opts.old;
   for (const version of [...opts.candidates, opts.new]) {
     // The release list comes from our own code, so a disorder here is a bug, not a user error.
@@ -76,23 +88,41 @@ export async function runBisect(opts: RunBisectOptions): Promise<BisectResult> {
   const steps: BisectStep[] = [];
   let runs = 0;
   let bisection: Bisection | undefined;
+  const priors = new Map<string, Prior>();
+  for (const version of [opts.old, ...opts.candidates, opts.new]) {
+    priors.set(version, priorFrom(opts.reused?.get(version) ?? [], opts.outcomeOf, repeat));
+  }
+  const priorOf = (version: string): Prior => priors.get(version)!;
+  // A release reused verdicts settle is never downloaded: nothing will run it.
+  const toRun = (versions: (string | undefined)[]): (string | undefined)[] =>
+    versions.filter((v) => v === undefined || priorOf(v).missing > 0);
 
   // Steps taken (the two endpoints count even before they ran) plus what the candidates need if nothing more is skipped.
   const estimatedTotal = (): number =>
     Math.max(steps.length, 2) + (bisection?.estimate() ?? stepsFor(opts.candidates.length));
 
-  const interrupted = (reason: string, cause?: unknown): BisectError => {
+  // What was learned so far and the command that carries on from there (reusing this bisection's runs).
+  const resumable = () => {
     const known = bisection?.known() ?? { lastOld: opts.old, firstNew: opts.new, skipped: [] };
     const resume = resumeCommand({ ...opts.rerun, scenario: opts.scenario, old: known.lastOld, new: known.firstNew, repeat, finding: opts.finding });
-    return new BisectError({ kind: "interrupted", reason, ...known, steps: [...steps], resume }, { cause });
+    return { ...known, steps: [...steps], resume };
   };
+
+  const interrupted = (reason: string, cause?: unknown): BisectError =>
+    new BisectError({ kind: "interrupted", reason, ...resumable() }, { cause });
 
   const stopIfAborted = (): void => {
     if (signal.aborted) throw interrupted("interrupted");
   };
 
+  // Checked before a run, never after one: a bisection that needs exactly the budget finishes.
+  const stopIfBudgetSpent = (): void => {
+    if (opts.maxRuns !== undefined && runs >= opts.maxRuns) throw new BisectError({ kind: "budget-spent", maxRuns: opts.maxRuns, ...resumable() });
+  };
+
   const runOne = async (version: string): Promise<RunnerReport> => {
     stopIfAborted();
+    stopIfBudgetSpent();
     runs++;
     let run: RunnerReport;
     try {
@@ -107,16 +137,21 @@ export async function runBisect(opts: RunBisectOptions): Promise<BisectResult> {
     return run;
   };
 
-  // Runs `version` up to `repeat` times while the releases that may come next download.
+  // Takes what reused verdicts say about `version`, then runs it until `repeat` runs agree, while the releases that
+  // may come next download.
   const evaluate = async (version: string, role: Role, ahead: (string | undefined)[]): Promise<Evaluation> => {
-    emit({ kind: "start", index: steps.length + 1, estimatedTotal: estimatedTotal(), version, role });
-    const downloadWaitMs = await downloads.ready(version);
+    const prior = priorOf(version);
+    const settled = prior.missing === 0;
+    // Before the step is announced or its release fetched: the stop names no release it did not run.
+    if (!settled) stopIfBudgetSpent();
+    emit({ kind: "start", index: steps.length + 1, estimatedTotal: estimatedTotal(), version, role, reused: settled });
+    const downloadWaitMs = settled ? 0 : await downloads.ready(version);
     stopIfAborted();
-    downloads.ahead(ahead);
+    downloads.ahead(toRun(ahead));
     const started = now();
-    const records: StepRun[] = [];
-    const outcomes: BisectOutcome[] = [];
-    let skip: RunSkipReason | undefined;
+    const records: StepRun[] = [...prior.records];
+    const outcomes: BisectOutcome[] = [...prior.outcomes];
+    let skip: RunSkipReason | undefined = prior.skip;
     while (skip === undefined && records.length < repeat) {
       const run = await runOne(version);
       if ("error" in run) {
@@ -144,7 +179,9 @@ export async function runBisect(opts: RunBisectOptions): Promise<BisectResult> {
     const { runs: records, ms, downloadWaitMs } = evaluation;
     steps.push({ index: steps.length + 1, version, role, runs: records, judged, ms, downloadWaitMs });
     const outcome = "class" in judged ? judged.outcome : "skip";
-    emit({ kind: "step", index: steps.length, estimatedTotal: estimatedTotal(), version, role, outcome, ms });
+    const reusedFrom = records.flatMap((run) => (run.reused && run.runDir !== undefined ? [run.runDir] : []));
+    const measured = records.filter((run) => !run.reused).length;
+    emit({ kind: "step", index: steps.length, estimatedTotal: estimatedTotal(), version, role, outcome, ms, reusedFrom, measured });
     if ("skip" in judged) emit({ kind: "skip", version, reason: judged.skip });
   };
 
@@ -162,6 +199,7 @@ export async function runBisect(opts: RunBisectOptions): Promise<BisectResult> {
   // Ctrl-C during a download wait must not sit out the download.
   signal.addEventListener("abort", downloads.cancelAll);
   try {
+    emit({ kind: "plan", ...planRuns({ old: opts.old, new: opts.new, candidates: opts.candidates, repeat, priorOf }) });
     const firstMiddle = middleOf(opts.candidates);
     const oldEnd = await verifyEndpoint("old", [opts.new, firstMiddle]);
     const newEnd = await verifyEndpoint("new", [firstMiddle]);
@@ -193,6 +231,7 @@ export async function runBisect(opts: RunBisectOptions): Promise<BisectResult> {
         steps: steps.length,
         bound: stepsFor(opts.candidates.length) + skipped.length + 2,
         runs,
+        reused: steps.reduce((sum, step) => sum + step.runs.filter((run) => run.reused).length, 0),
       },
       download: downloads.stats(),
       changelog,

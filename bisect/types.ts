@@ -1,5 +1,5 @@
 // The closed vocabulary of a bisection: outcomes, run results, skips, steps, progress events and the result.
-import type { Verdict } from "../core/verdict.ts";
+import type { CheckResult, Verdict } from "../core/verdict.ts";
 
 // What one run says about a release: its verdict, or (with --finding ID) whether that finding was seen.
 // ERROR is never an outcome: a broken run says nothing about the release, so it becomes a skip; UNSUPPORTED (the
@@ -30,6 +30,13 @@ export interface RunFailure {
 
 export type RunnerReport = RunSuccess | RunFailure;
 
+// A verdict measured before this bisection (`--reuse`): a judged, complete run of the same scenario, parameters,
+// driver and binary, so running the release again would only ask the same question twice.
+export interface ReusedRun {
+  runDir: string;
+  result: CheckResult;
+}
+
 // A run whose verdict means something about the release: the only kind an outcome is read from.
 export type CleanRun = RunSuccess & { verdict: Exclude<Verdict, "ERROR" | "UNSUPPORTED"> };
 
@@ -57,6 +64,8 @@ export interface StepRun {
   outcome: BisectOutcome | "error" | "unsupported";
   runDir?: string;
   ms?: number;
+  // Taken from an earlier run directory (--reuse) instead of measured; it cost no run.
+  reused?: boolean;
 }
 
 export type Judged = { class: Class; outcome: BisectOutcome } | { skip: SkipReason };
@@ -95,6 +104,8 @@ export interface DownloadStats {
   waitedMs: number;
   // Fetched (or started) but never run: the branch the bisection did not take.
   unused: string[];
+  // Of `fetched`, those that were in the cache already: nothing was downloaded for them.
+  cached: string[];
 }
 
 export interface ChangelogEntry {
@@ -119,14 +130,40 @@ export interface BisectResult {
   answer: BisectAnswer;
   steps: BisectStep[];
   skipped: SkippedVersion[];
-  // steps ≤ bound = ⌈log2(candidates + 1)⌉ + skips + 2 endpoints; runs counts every process started (repeats).
-  budget: { candidates: number; steps: number; bound: number; runs: number };
+  // steps ≤ bound = ⌈log2(candidates + 1)⌉ + skips + 2 endpoints; runs counts every process started (repeats);
+  // reused counts the verdicts taken from earlier run directories instead (no process started for them).
+  budget: { candidates: number; steps: number; bound: number; runs: number; reused: number };
   download: DownloadStats;
   changelog: ChangelogReport;
 }
 
+// How many runs a bisection can need, said before it starts.
+export interface RunPlan {
+  // Runs at most if no release is skipped (a skipped release adds up to --repeat runs for its neighbour).
+  atMost: number;
+  // The same bound without --reuse: repeat × (2 endpoints + ⌈log2(candidates + 1)⌉).
+  withoutReuse: number;
+  candidates: number;
+  repeat: number;
+  // Releases in range whose verdict --reuse settles (no run needed), and reused runs in all.
+  reusedReleases: number;
+  reusedRuns: number;
+}
+
+// Where the run budget (--max-runs) ran out: what was learned, and the command that carries on without re-running it.
+export interface BisectStop {
+  maxRuns: number;
+  lastOld: string;
+  firstNew: string;
+  steps: BisectStep[];
+  skipped: SkippedVersion[];
+  resume: string;
+}
+
 export type ProgressEvent =
-  | { kind: "start"; index: number; estimatedTotal: number; version: string; role: Role }
+  | ({ kind: "plan" } & RunPlan)
+  // reused: the step's verdict comes from earlier run directories alone, so nothing is run.
+  | { kind: "start"; index: number; estimatedTotal: number; version: string; role: Role; reused: boolean }
   | {
       kind: "step";
       index: number;
@@ -135,6 +172,11 @@ export type ProgressEvent =
       role: Role;
       outcome: BisectOutcome | "skip";
       ms: number;
+      // Run directories the step's verdict was taken from (--reuse); empty when every run was measured.
+      reusedFrom: string[];
+      // Runs started for this step.
+      measured: number;
     }
-  | { kind: "download"; version: string; bytes: number; ms: number }
+  // fromCache: the release was there already; bytes is then 0 and ms only the cache check.
+  | { kind: "download"; version: string; bytes: number; ms: number; fromCache: boolean }
   | { kind: "skip"; version: string; reason: SkipReason };

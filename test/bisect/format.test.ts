@@ -21,13 +21,13 @@ async function summary(table: Table, list: string[], extra: { finding?: string; 
 
 describe("formatProgress", () => {
   it("renders each event kind on one line", () => {
-    expect(formatProgress({ kind: "step", index: 3, estimatedTotal: 7, version: "2.1.270", role: "candidate", outcome: "RED", ms: 14_200 })).toBe(
+    expect(formatProgress({ kind: "step", index: 3, estimatedTotal: 7, version: "2.1.270", role: "candidate", outcome: "RED", ms: 14_200, reusedFrom: [], measured: 1 })).toBe(
       "step 3/≈7: 2.1.270 → RED (14.2 s)",
     );
-    expect(formatProgress({ kind: "start", index: 1, estimatedTotal: 9, version: "2.1.100", role: "old endpoint" })).toBe(
+    expect(formatProgress({ kind: "start", index: 1, estimatedTotal: 9, version: "2.1.100", role: "old endpoint", reused: false })).toBe(
       "step 1/≈9: running 2.1.100 (old endpoint) …",
     );
-    expect(formatProgress({ kind: "download", version: "2.1.270", bytes: 101_234_567, ms: 8_050 })).toBe(
+    expect(formatProgress({ kind: "download", version: "2.1.270", bytes: 101_234_567, ms: 8_050, fromCache: false })).toBe(
       "  downloaded 2.1.270 (101.2 MB in 8.1 s)",
     );
     expect(formatProgress({ kind: "skip", version: "2.1.5", reason: { kind: "neither", outcome: "INCONCLUSIVE" } })).toBe(
@@ -45,7 +45,7 @@ describe("formatSummary", () => {
     expect(lines[1]).toBe("first new release: 2.1.2 (last old: 2.1.1)");
     expect(lines[2]).toMatch(/^changelog not checked/);
     expect(lines[3]).toBe("  2.1.2  https://github.com/anthropics/claude-code/blob/main/CHANGELOG.md#212");
-    expect(lines).toContain("  3  2.1.3    candidate     RED         new    0.0 s  runs/2.1.3-1");
+    expect(lines).toContain("  3  2.1.3    candidate     RED         new    measured  0.0 s  runs/2.1.3-1");
     expect(text).not.toContain("skipped:");
     expect(text).not.toContain("downloads:");
     expect(lines.at(-1)).toBe("5 steps of at most 5 (⌈log2(7+1)⌉ = 3, + 0 skipped, + 2 endpoints); 5 runs");
@@ -65,7 +65,7 @@ describe("formatSummary", () => {
   it("names the finding and shows download time hidden and waited", async () => {
     const list = candidates(1);
     const result = await summary(monotone(list, 1, { [NEW]: { verdict: "RED", findings: ["B"] }, "2.1.0": "GREEN" }), list, { finding: "B" });
-    const text = formatSummary({ ...result, download: { fetched: [OLD, NEW, "2.1.0"], hiddenMs: 12_300, waitedMs: 2_100, unused: [] } });
+    const text = formatSummary({ ...result, download: { fetched: [OLD, NEW, "2.1.0"], hiddenMs: 12_300, waitedMs: 2_100, unused: [], cached: [] } });
     expect(text.split("\n")[0]).toBe(`bisect bg-notify on finding B: ${OLD} → lacks:B (old), ${NEW} → has:B (new)`);
     expect(text).toContain("downloads: 3 fetched, 12.3 s hidden behind runs, 2.1 s waited");
   });

@@ -39,7 +39,9 @@ describe("resumeCommand", () => {
       runsDir: "my runs",
       options: [["--driver", "sdk"]],
     });
-    expect(line).toBe("ccrepro bisect s --old 2.1.1 --new 2.1.9 --param resumeBy=send-message --param resumes=2 --runs-dir 'my runs' --driver sdk");
+    expect(line).toBe(
+      "ccrepro bisect s --old 2.1.1 --new 2.1.9 --param resumeBy=send-message --param resumes=2 --runs-dir 'my runs' --reuse 'my runs' --driver sdk",
+    );
   });
 
   it("quotes what a shell would split", () => {

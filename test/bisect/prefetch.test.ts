@@ -9,14 +9,16 @@ import { candidates, monotone, NEW, OLD, tableRunner, type Table } from "./table
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 // A download that takes `ms` on the fake clock and stops when aborted; it tracks how many run at once.
-function fakePrefetch(ms: number) {
+// Releases in `cached` answer at once with nothing downloaded, as the release cache does on a hit.
+function fakePrefetch(ms: number, cached: readonly string[] = []) {
   const calls: string[] = [];
   const aborted: string[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
   const prefetch = (version: string, signal: AbortSignal) =>
-    new Promise<{ bytes: number; ms: number }>((resolve, reject) => {
+    new Promise<{ bytes: number; ms: number; fromCache?: boolean }>((resolve, reject) => {
       calls.push(version);
+      if (cached.includes(version)) return resolve({ bytes: 0, ms: 3, fromCache: true });
       maxInFlight = Math.max(maxInFlight, ++inFlight);
       const timer = setTimeout(() => {
         inFlight--;
@@ -82,11 +84,13 @@ describe("prefetch during runBisect", () => {
       hiddenMs: 4 * 4_000,
       waitedMs: 4_000,
       unused: ["2.1.5", "2.1.0"],
+      cached: [],
     });
     expect(result.steps.map((s) => s.downloadWaitMs)).toEqual([4_000, 0, 0, 0, 0]);
     expect(events.filter((e) => e.kind === "download")).toHaveLength(7);
-    expect(events[0]).toMatchObject({ kind: "start", version: OLD });
-    expect(events[1]).toEqual({ kind: "download", version: OLD, bytes: 100_000_000, ms: 4_000 });
+    expect(events[0]).toMatchObject({ kind: "plan", atMost: 2 + 3 });
+    expect(events[1]).toMatchObject({ kind: "start", version: OLD });
+    expect(events[2]).toEqual({ kind: "download", version: OLD, bytes: 100_000_000, ms: 4_000, fromCache: false });
   });
 
   it("counts the part of a download that outlasted the run before it as waited", async () => {
@@ -169,7 +173,7 @@ describe("createDownloads", () => {
     const downloads = createDownloads(undefined, () => 0, () => {});
     downloads.ahead(["1.0.0"]);
     expect(await downloads.ready("1.0.0")).toBe(0);
-    expect(downloads.stats()).toEqual({ fetched: [], hiddenMs: 0, waitedMs: 0, unused: [] });
+    expect(downloads.stats()).toEqual({ fetched: [], hiddenMs: 0, waitedMs: 0, unused: [], cached: [] });
   });
 
   it("starts at most two ahead, and a failed download is left for the runner to report", async () => {

@@ -217,9 +217,12 @@ describe("runBisect: progress events", () => {
         ? `start ${e.index}/${e.estimatedTotal} ${e.version}`
         : e.kind === "step"
           ? `step ${e.index}/${e.estimatedTotal} ${e.version} ${e.outcome}`
-          : `${e.kind} ${e.version}`,
+          : e.kind === "plan"
+            ? `plan at most ${e.atMost}`
+            : `${e.kind} ${e.version}`,
     );
     expect(brief).toEqual([
+      "plan at most 4",
       `start 1/4 ${OLD}`,
       `step 1/4 ${OLD} GREEN`,
       `start 2/4 ${NEW}`,
@@ -232,7 +235,7 @@ describe("runBisect: progress events", () => {
       "start 5/5 2.1.2",
       "step 5/5 2.1.2 RED",
     ]);
-    expect(events[6]).toEqual({ kind: "skip", version: "2.1.1", reason: { kind: "install", message: "no package for 2.1.1" } });
+    expect(events[7]).toEqual({ kind: "skip", version: "2.1.1", reason: { kind: "install", message: "no package for 2.1.1" } });
   });
 });
 
@@ -301,7 +304,8 @@ describe("runBisect: interruption", () => {
     });
     const e = await failure(promise);
     if (e.detail.kind !== "interrupted") throw new Error("unreachable");
-    expect(e.detail.resume).toBe(`ccrepro bisect demo --old ${OLD} --new ${NEW} --param resumeBy=send-message --runs-dir elsewhere`);
+    // The runs directory is reused, so the resumed bisection runs nothing the interrupted one measured.
+    expect(e.detail.resume).toBe(`ccrepro bisect demo --old ${OLD} --new ${NEW} --param resumeBy=send-message --runs-dir elsewhere --reuse elsewhere`);
   });
 
   it("interrupted before the endpoints are verified: resume is the original range", async () => {

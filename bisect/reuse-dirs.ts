@@ -1,0 +1,44 @@
+// Finds the verdicts --reuse may take: matching runs under the given directories, tied to a release by its binary.
+import type { Driver, Scenario } from "../kit/scenario.ts";
+import { driverFor, sdkFor } from "../pipeline/drivers.ts";
+import { matchingRuns } from "../pipeline/run-match.ts";
+import type { ReusedRun } from "./types.ts";
+
+export interface ReuseQuery {
+  dirs: readonly string[];
+  scenario: Scenario;
+  params: Record<string, unknown>;
+  drive: { driver?: Driver; sdk?: string };
+  // The releases the bisection may run, old endpoint to new.
+  versions: readonly string[];
+  // The sha256 of the executable a run of `version` would use (installing it if need be); rejecting means it cannot
+  // be installed, and then nothing is reused for it (the run reports why).
+  binarySha: (version: string) => Promise<string>;
+}
+
+export interface ReusedVerdicts {
+  byVersion: Map<string, ReusedRun[]>;
+  // Run directories looked at, and how many of them ask this bisection's question of a release in its range.
+  scanned: number;
+  matched: number;
+}
+
+export async function findReusedVerdicts(query: ReuseQuery): Promise<ReusedVerdicts> {
+  const driver = driverFor(query.scenario, query.drive.driver);
+  // Runs through another SDK release answered another question; "latest" is resolved as a run would resolve it.
+  const sdkVersion = (await sdkFor(driver, query.drive.sdk))?.version;
+  const { scanned, matches } = matchingRuns(query.dirs, { scenario: query.scenario, params: query.params, driver, sdkVersion });
+  const byVersion = new Map<string, ReusedRun[]>();
+  let matched = 0;
+  for (const version of query.versions) {
+    const runs = matches.filter((run) => run.version === version);
+    if (runs.length === 0) continue;
+    const sha = await query.binarySha(version).catch(() => undefined);
+    // A run of another build under the same version number (a re-published or local binary) is not this release.
+    const same = runs.filter((run) => run.sha256 === sha);
+    if (same.length === 0) continue;
+    matched += same.length;
+    byVersion.set(version, same.map(({ runDir, result }) => ({ runDir, result })));
+  }
+  return { byVersion, scanned, matched };
+}
