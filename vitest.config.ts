@@ -1,13 +1,42 @@
 import { defineConfig } from "vitest/config";
 
+// Tiers, so each can be run alone: `unit` is pure (no process, no socket, no release: answers in seconds); `local`
+// starts fixture programs, loopback servers or the CLI itself; `e2e` drives real claude releases from npm; `browser`
+// opens reports in Chromium. `npm test` runs them all.
+const E2E = "test/**/*.e2e.test.ts";
+const BROWSER = "test/**/*.browser.test.ts";
+const LOCAL = [
+  "test/harness/**/*.test.ts",
+  "test/cli/**/*.test.ts",
+  "test/mock-api/server.test.ts",
+  "test/mock-api/client-process.test.ts",
+  "test/mock-api/sdk.test.ts",
+  "test/mock-api/sdk-faults.test.ts",
+  "test/releases/release-cache.test.ts",
+  "test/releases/registry.test.ts",
+  "test/bisect/prefetch.test.ts",
+  "test/examples/linked-types.test.ts",
+  "test/architecture.test.ts",
+];
+
+const shared = {
+  // End-to-end tests drive real claude releases; each owns its run directory and ports.
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  pool: "forks" as const,
+};
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    // End-to-end tests drive real claude releases; each owns its run directory and ports.
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: "forks",
+    ...shared,
     // The JSON report feeds .ci/run's closing "N passed, N failed" line.
     reporters: ["default", ["json", { outputFile: "test-output/vitest.json" }]],
+    projects: [
+      { test: { ...shared, name: "unit", include: ["test/**/*.test.ts"], exclude: [E2E, BROWSER, ...LOCAL] } },
+      { test: { ...shared, name: "local", include: LOCAL, exclude: [E2E, BROWSER] } },
+      // The nightly's end-to-end test opens its report too.
+      { test: { ...shared, name: "e2e", include: [E2E], globalSetup: ["test/provision-chromium.ts"] } },
+      { test: { ...shared, name: "browser", include: [BROWSER], globalSetup: ["test/provision-chromium.ts"] } },
+    ],
   },
 });

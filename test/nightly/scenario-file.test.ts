@@ -13,7 +13,7 @@ import { fixtureIndex, tempDir } from "./fixture.ts";
 
 const EXAMPLE = path.join(import.meta.dirname, "..", "..", "examples", "my-bug.ts");
 
-function configDir(config: unknown, scenarioText = fs.readFileSync(EXAMPLE, "utf8").replace("known: [],", 'known: [{ versions: "2.1.332", verdict: "RED", finding: "synthetic-prompt-indistinguishable", note: "measured" }],')): string {
+function configDir(config: unknown, scenarioText = fs.readFileSync(EXAMPLE, "utf8").replace('  hooks: { record: "all" },', '  hooks: { record: "all" },\n  known: [{ versions: "2.1.332", verdict: "RED", finding: "synthetic-prompt-indistinguishable", note: "measured" }],')): string {
   const dir = tempDir("nightly-file");
   fs.mkdirSync(path.join(dir, "bugs"));
   fs.writeFileSync(path.join(dir, "bugs", "my-bug.ts"), scenarioText);

@@ -3,11 +3,12 @@ import fs from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import type { SwimlaneModel } from "../../report/swimlane.ts";
+import { CHROMIUM_PATH } from "../provision-chromium.ts";
 
 const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env["CHROMIUM"] ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
 // One browser for a test file, started before its tests with a fresh output folder and closed after them.
