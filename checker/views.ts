@@ -4,30 +4,15 @@
 import { z } from "zod";
 import type { HookAnswerRecord, HookRecord, Recordings, SessionRecording, WorkdirFile, WorkdirSnapshot } from "../harness/recordings.ts";
 import type { RequestEntry } from "../mock-api/log-entry.ts";
+import { resultEventSchema } from "../harness/stream-events.ts";
 
-const usageSchema = z.looseObject({
-  input_tokens: z.number().optional(),
-  output_tokens: z.number().optional(),
-  cache_creation_input_tokens: z.number().optional(),
-  cache_read_input_tokens: z.number().optional(),
-});
-
-/** The `result` line a headless session prints at the end of each turn, as claude writes it. */
-export const resultLineSchema = z.looseObject({
-  type: z.literal("result"),
-  /** "success", "error_max_turns", "error_during_execution", … */
-  subtype: z.string(),
-  is_error: z.boolean().optional(),
-  num_turns: z.number().optional(),
-  /** The final text (success), absent on most error subtypes. */
-  result: z.string().optional(),
-  session_id: z.string().optional(),
+/** The `result` line a headless session prints at the end of each turn: the stream-json edge's schema, with the fields
+ * later releases add (`terminal_reason`, `errors`, `duration_ms`). */
+export const resultLineSchema = resultEventSchema.extend({
   /** Why the loop ended, on releases that say (e.g. "max_turns"). */
   terminal_reason: z.string().optional(),
   /** Error texts, on releases that list them. */
   errors: z.array(z.unknown()).optional(),
-  usage: usageSchema.optional(),
-  stop_reason: z.string().nullable().optional(),
   duration_ms: z.number().optional(),
 });
 /** A session's `result` line, typed; `line` is its index in the session's stdout, `t` when it was printed. */
