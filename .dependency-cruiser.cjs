@@ -34,6 +34,13 @@ const forbidden = [
         ];
   }),
   {
+    name: "command-imports-command",
+    comment: "a command parses, calls one function and prints: what two commands share lives in cli/ beside them, or lower",
+    severity: "error",
+    from: { path: "^cli/commands/" },
+    to: { path: "^cli/commands/" },
+  },
+  {
     name: "no-circular",
     comment: "modules import each other in a cycle",
     severity: "error",

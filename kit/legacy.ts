@@ -1,5 +1,5 @@
 // The kit's old names, kept for one release: each works as before and warns once with the name that replaces it.
-import { judge as judgeOutput, type CheckerOutput, type CheckResult } from "../core/verdict.ts";
+import { finding as parsedFinding, judge as judgeOutput, type CheckerOutput, type CheckResult } from "../core/verdict.ts";
 import { answeredAndSettled as settled, sessionOf } from "../checker/views.ts";
 import * as checkers from "./checkers.ts";
 import type { Recordings, SessionRecording } from "../harness/recordings.ts";
@@ -105,4 +105,4 @@ export const auditCache = moved("auditCache", checkers.auditCache);
 /**
  * Moved to "ccrepro/checkers".
  * @deprecated Import it from "ccrepro/checkers". */
-export const finding = moved("finding", checkers.finding);
+export const finding = moved("finding", parsedFinding);

@@ -2,7 +2,7 @@
 // check. defineScenario() turns what an author writes into the one shape the pipeline runs, applying the verdict rules
 // to what the check found, so no scenario file judges.
 import { z } from "zod";
-import { findingSchema, judge, type CheckResult, type Reached, type Verdict } from "../core/verdict.ts";
+import { checkResultSchema, findingSchema, judge, type CheckResult, type Reached, type Verdict } from "../core/verdict.ts";
 import type { CheckFinding } from "./findings.ts";
 import type { HookCapture, PermissionPlan, SettingSource, Step as RawStep } from "../harness/plan.ts";
 import type { Recordings } from "../harness/recordings.ts";
@@ -255,7 +255,7 @@ const isJudged = (value: unknown): value is CheckResult => typeof value === "obj
 function verdictOf(output: CheckOutput | CheckResult, redIds: readonly string[]): CheckResult {
   if (isJudged(output)) {
     deprecated("a check that returns judge(…)", "return { reached, findings, notes } and let ccrepro judge");
-    return output;
+    return checkResultSchema.parse(output);
   }
   const findings = output.findings.map((f) => findingSchema.parse({ ...f, red: f.red ?? redIds.includes(f.id) }));
   return judge({ reached: output.reached, findings, notes: [...(output.notes ?? [])] });

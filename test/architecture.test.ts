@@ -35,7 +35,7 @@ describe("the floor plan", () => {
     expect(violations(result)).toEqual([]);
   });
 
-  it("catches an import against the flow and a cycle", async () => {
+  it("catches an import against the flow, a cycle, and a command importing a command", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-arch-"));
     const write = (file: string, text: string) => {
       fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
@@ -46,10 +46,13 @@ describe("the floor plan", () => {
     write("harness/driver.ts", 'import { x } from "../checker/judge.ts";\nexport const y = x;\n');
     write("mock-api/a.ts", 'import { b } from "./b.ts";\nexport const a = () => b;\n');
     write("mock-api/b.ts", 'import { a } from "./a.ts";\nexport const b = () => a;\n');
+    write("cli/commands/run.ts", 'export const shared = 1;\n');
+    write("cli/commands/bench.ts", 'import { shared } from "./run.ts";\nexport const b = shared;\n');
     try {
       const found = violations(await cruiseTree(dir));
       expect(found).toContain("harness-imports-only-lower-floors: harness/driver.ts → checker/judge.ts");
       expect(found.some((v) => v.startsWith("no-circular: mock-api/"))).toBe(true);
+      expect(found).toContain("command-imports-command: cli/commands/bench.ts → cli/commands/run.ts");
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -11,7 +11,7 @@ import type { CliContext } from "../context.ts";
 import { parseScenarioParams, withRunOptions } from "../params.ts";
 import { positiveNumber, wholeNumber } from "../numbers.ts";
 import { formatDuration } from "../progress.ts";
-import { resolveSweepVersions } from "./sweep.ts";
+import { resolveSweepVersions } from "../../sweep/versions.ts";
 
 export function registerBenchSweepCommand(program: Command, ctx: CliContext): void {
   withRunOptions(program.command("bench-sweep"))

@@ -7,26 +7,13 @@ import { findPreviousNightly, loadPreviousNightly } from "../../nightly/previous
 import { formatCellFinished, formatPlanned } from "../../nightly/progress.ts";
 import { runNightly } from "../../nightly/run-nightly.ts";
 import { parseShard } from "../../nightly/shard.ts";
-import type { ReportInput } from "../../report/report-target.ts";
-import { headline, tally, utc } from "../../report/wording.ts";
-import { writeReports } from "../../report/write-reports.ts";
+import { utc } from "../../report/wording.ts";
 import type { CliContext } from "../context.ts";
 import { wholeNumber } from "../numbers.ts";
 import { createProgress } from "../progress.ts";
 import path from "node:path";
-import { runConfiguredSweep } from "./sweep.ts";
-
-// Shared with `report --merge`: write every report, say where they are, exit by the summary (3 if a report failed).
-export function publishNightly(ctx: CliContext, input: ReportInput, outDir: string): void {
-  const { written, failed } = writeReports(input, outDir);
-  for (const f of failed) ctx.note(`ccrepro: could not write ${f.file}:\n${f.error}`);
-  ctx.print(headline(input.summary));
-  ctx.print(tally(input.summary));
-  for (const file of written) ctx.print(`  ${file}`);
-  const index = written.find((file) => file.endsWith("index.html"));
-  if (index) ctx.print(`open ${index}`);
-  ctx.setExit(failed.length > 0 ? 3 : input.summary.exitCode);
-}
+import { runConfiguredSweep } from "../sweep-output.ts";
+import { publishNightly } from "../publish-nightly.ts";
 
 export function registerNightlyCommand(program: Command, ctx: CliContext): void {
   program

@@ -10,7 +10,7 @@ import { loadReportInput } from "../../report/report-target.ts";
 import { renderIssue } from "../../report/issue.ts";
 import { REPORT_FORMATS, reporterFor, type ReportFormat } from "../../report/reporters.ts";
 import type { CliContext } from "../context.ts";
-import { publishNightly } from "./nightly.ts";
+import { publishNightly } from "../publish-nightly.ts";
 
 export function registerReportCommand(program: Command, ctx: CliContext): void {
   program

@@ -3,87 +3,16 @@ import path from "node:path";
 import type { Command } from "commander";
 import { UserError } from "../../core/errors.ts";
 import { parseShard, sliceForShard } from "../../nightly/shard.ts";
-import { resolveVersions } from "../../releases/registry.ts";
 import { writeReleaseStrip } from "../../report/release-strip.ts";
+import { resolveSweepVersions } from "../../sweep/versions.ts";
 import { mergeSweeps } from "../../sweep/merge.ts";
-import { runSweep, type SweepEvent } from "../../sweep/run-sweep.ts";
+import { runSweep } from "../../sweep/run-sweep.ts";
 import type { SweepFile } from "../../sweep/sweep-file.ts";
 import type { CliContext } from "../context.ts";
 import { driverOptions, parseScenarioParams, withRunOptions } from "../params.ts";
 import { wholeNumber } from "../numbers.ts";
-import { createProgress, downloadLine, formatDuration, type Progress } from "../progress.ts";
-
-// "2.1.245 - 2.1.290", ">=2.1.270 <2.1.284", "2.1.251,2.1.270,latest": each comma word resolved, the union ascending.
-export async function resolveSweepVersions(word: string): Promise<string[]> {
-  const words = word.split(",").map((w) => w.trim()).filter(Boolean);
-  if (words.length === 0) throw new UserError("--versions needs a semver range or a comma list of versions", "BAD_ARGUMENT");
-  const all = new Set((await Promise.all(words.map((w) => resolveVersions(w)))).flat());
-  return [...all].sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
-}
-
-export function formatSweepTable(file: SweepFile): string {
-  const rows = file.versions.map((version) => {
-    const r = file.results.find((x) => x.version === version);
-    const verdict = r ? `${r.verdict}${r.flaky ? " (flaky)" : ""}` : "—";
-    return `${version.padEnd(10)} ${verdict.padEnd(20)} ${r ? r.red.join(", ") || "" : "no result"}`;
-  });
-  const boundaries = file.boundaries.map((b) => `boundary ${b.before} → ${b.after}: ${b.from} → ${b.to}${b.unknownBetween.length ? ` (${b.unknownBetween.length} between without a result)` : ""}`);
-  return [`${"release".padEnd(10)} ${"verdict".padEnd(20)} red findings`, ...rows, "", ...(boundaries.length ? boundaries : ["no boundary"])].join("\n");
-}
-
-export function sweepEventLine(event: SweepEvent): { line: string; advance: number } | null {
-  switch (event.kind) {
-    case "download":
-      return event.fromCache ? null : { line: downloadLine(event.version, event.bytes, event.ms), advance: 0 };
-    case "release": {
-      const r = event.result;
-      const ms = r.runs.reduce((sum, run) => sum + run.wallMs, 0);
-      return { line: `${r.version} ${r.verdict}${r.red.length ? ` ${r.red.join(", ")}` : ""} (${formatDuration(ms)})`, advance: 1 };
-    }
-    default:
-      return null;
-  }
-}
-
-// The command a person runs to finish an interrupted sweep: the same one, which skips what has a result.
-function resumeCommand(argv: readonly string[]): string {
-  return ["ccrepro", ...argv].map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`)).join(" ");
-}
-
-// A sweep a nightly config asked for, run into its own directory with the same progress lines; its strip is
-// written beside it and shown in the nightly's report.
-// A sweep's events on a progress display: the plan starts it, each finished release or download is a line.
-const showOn =
-  (progress: Progress) =>
-  (event: SweepEvent): void => {
-    if (event.kind === "planned") return progress.start(event.total, event.already);
-    const shown = sweepEventLine(event);
-    if (shown) progress.event(shown.line, shown.advance);
-  };
-
-export async function runConfiguredSweep(
-  ctx: CliContext,
-  entry: { scenario: string; versions: string; params: Record<string, unknown>; repeat: number },
-  dir: string,
-  concurrency: number,
-  signal: AbortSignal,
-): Promise<{ file: SweepFile; dir: string }> {
-  const scenario = await ctx.scenarioNamed(entry.scenario);
-  const progress = createProgress(`sweep ${scenario.name}`);
-  const outcome = await runSweep({
-    scenario,
-    params: entry.params,
-    versionsWord: entry.versions,
-    versions: await resolveSweepVersions(entry.versions),
-    repeat: entry.repeat,
-    concurrency,
-    outDir: dir,
-    signal,
-    onEvent: showOn(progress),
-  }).finally(() => progress.stop());
-  writeReleaseStrip(outcome.file, dir);
-  return { file: outcome.file, dir };
-}
+import { createProgress, formatDuration, type Progress } from "../progress.ts";
+import { formatSweepTable, resumeCommand, showOn } from "../sweep-output.ts";
 
 export function registerSweepCommand(program: Command, ctx: CliContext): void {
   withRunOptions(program.command("sweep"))

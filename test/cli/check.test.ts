@@ -89,10 +89,11 @@ describe("ccrepro check --scenario FILE", { timeout: 60_000 }, () => {
     const result = await ccrepro("check", FILE_RUN, "--scenario", file);
     expect(result.exitCode).toBe(3);
     expect(result.stdout).toBe("");
-    expect(result.stderr.trim()).toBe(
+    // The recorded file uses the kit's old names, which warn on stderr before the error.
+    expect(result.stderr.trim().split("\n").filter((line) => line.startsWith("ccrepro:"))).toEqual([
       `ccrepro: scenario file ${file} defines "another-bug", but ${FILE_RUN} was recorded with "many-continuations"; ` +
         `pass the file that defines "many-continuations" (the run's own copy is ${path.join(FILE_RUN, COPY)}), or check a run of "another-bug"`,
-    );
+    ]);
   });
 
   it("refuses it for a run of a built-in, with the way to iterate on a built-in's check", async () => {
