@@ -1,6 +1,6 @@
 // Which claude releases npm has published, and which of them a version word names.
 import fs from "node:fs";
-import pacote from "pacote";
+import type pacote from "pacote";
 import semver from "semver";
 import { z } from "zod";
 import { UserError } from "../core/errors.ts";
@@ -183,6 +183,8 @@ async function fetchReleaseIndex(): Promise<ReleaseIndex> {
   let packument: unknown;
   try {
     // Full metadata, because the abbreviated document the registry serves by default has no publication times.
+    // pacote (half a second to load) only when the registry is read.
+    const { default: pacote } = await import("pacote");
     packument = await pacote.packument(CLAUDE_PACKAGE, { ...options, fullMetadata: true });
   } catch (err) {
     throw new UserError(
