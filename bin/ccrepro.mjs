@@ -3,6 +3,11 @@
 // build, or in a checkout whose sources changed since it, the TypeScript sources run through tsx instead.
 import fs from "node:fs";
 
+// For `ccrepro bench`: when node has started and reached this file (core/phases.ts writes the later marks).
+const mark = (name) => process.env.CCREPRO_PHASES && fs.appendFileSync(process.env.CCREPRO_PHASES, `${name} ${performance.timeOrigin + performance.now()}\n`);
+const startedAt = performance.timeOrigin;
+if (process.env.CCREPRO_PHASES) fs.appendFileSync(process.env.CCREPRO_PHASES, `node-start ${startedAt}\n`);
+mark("node-ready");
 const root = new URL("../", import.meta.url);
 const { main } = await (builtIsCurrent() ? import("../dist/cli/main.js") : fromSource());
 const code = await main(process.argv.slice(2));
@@ -11,6 +16,7 @@ const code = await main(process.argv.slice(2));
 // and those pools are private to the libraries. Every command awaits its own work (children ended, files written)
 // before main() returns, so nothing of ours is cut short; mock and nightly return only once stopped.
 process.exitCode = code;
+mark("exiting");
 process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
 
 async function fromSource() {

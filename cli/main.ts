@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import { Command, CommanderError } from "commander";
 import { UserError } from "../core/errors.ts";
+import { markPhase } from "../core/phases.ts";
 import { createCliContext, type CliContext } from "./context.ts";
 
 // Usage and input errors (unknown scenario or version, bad parameter, busy port) and ccrepro's own crashes exit 3,
@@ -78,6 +79,7 @@ export async function main(argv: string[]): Promise<number> {
   for (const [name, load] of COMMANDS) {
     if (named === null || name === named) (await load())(program, ctx);
   }
+  markPhase("command-loaded");
   try {
     await program.parseAsync(argv, { from: "user" });
     return exitCode;
