@@ -1,6 +1,5 @@
 // What every command gets from the CLI: output channels, the exit code, scenario lookup, Ctrl-C as an abort signal.
 import type { Scenario } from "../kit/scenario.ts";
-import { loadScenario } from "../pipeline/scenario-source.ts";
 
 export interface CliContext {
   print(text: string): void;
@@ -18,7 +17,8 @@ export function createCliContext(setExit: (code: number) => void): CliContext {
     print: (text) => process.stdout.write(`${text}\n`),
     note: (text) => process.stderr.write(`${text}\n`),
     setExit,
-    scenarioNamed: (word) => loadScenario(word),
+    // Loaded on first use: the scenario registry and its loader are most of a command's start-up.
+    scenarioNamed: async (word) => (await import("../pipeline/scenario-source.ts")).loadScenario(word),
     // Ctrl-C aborts the current work; its cleanup still ends every process it started.
     interruptSignal() {
       if (!interrupt) {

@@ -1,21 +1,11 @@
 // ccrepro's command line: parses, validates, calls the commands; one handler turns expected errors into exit codes.
+// Only the command a line names is loaded (each pulls in its own part of the tool); `ccrepro --help` prints the
+// listing the build wrote from every command's own definition, so it loads none of them.
+import fs from "node:fs";
 import { Command, CommanderError } from "commander";
 import { UserError } from "../core/errors.ts";
-import { registerBenchCommand } from "./commands/bench.ts";
-import { registerBenchSweepCommand } from "./commands/bench-sweep.ts";
-import { registerBisectCommand } from "./commands/bisect.ts";
-import { registerCheckCommand } from "./commands/check.ts";
-import { registerInstallCommand } from "./commands/install.ts";
-import { registerMockCommand } from "./commands/mock.ts";
-import { registerNewCommand } from "./commands/new.ts";
-import { registerNightlyCommand } from "./commands/nightly.ts";
-import { registerPackCommand } from "./commands/pack.ts";
-import { registerReportCommand } from "./commands/report.ts";
-import { registerRunCommand } from "./commands/run.ts";
-import { registerScenariosCommand } from "./commands/scenarios.ts";
-import { registerSweepCommand } from "./commands/sweep.ts";
-import { registerVersionsCommand } from "./commands/versions.ts";
-import { createCliContext } from "./context.ts";
+import { markPhase } from "../core/phases.ts";
+import { createCliContext, type CliContext } from "./context.ts";
 
 // Usage and input errors (unknown scenario or version, bad parameter, busy port) and ccrepro's own crashes exit 3,
 // like a harness ERROR: no verdict about the binary was reached. Never 1, which means RED.
@@ -30,33 +20,66 @@ function gitBisectExit(error: unknown): number {
 const wantsGitBisectCodes = (argv: string[]) =>
   argv.includes("--exit-codes=git-bisect") || argv.some((word, i) => word === "--exit-codes" && argv[i + 1] === "git-bisect");
 
+type Register = (program: Command, ctx: CliContext) => void;
+
+// Every command in the order `--help` lists them, each loaded only when used.
+const COMMANDS: [name: string, load: () => Promise<Register>][] = [
+  ["run", async () => (await import("./commands/run.ts")).registerRunCommand],
+  ["check", async () => (await import("./commands/check.ts")).registerCheckCommand],
+  ["scenarios", async () => (await import("./commands/scenarios.ts")).registerScenariosCommand],
+  ["mock", async () => (await import("./commands/mock.ts")).registerMockCommand],
+  ["versions", async () => (await import("./commands/versions.ts")).registerVersionsCommand],
+  ["install", async () => (await import("./commands/install.ts")).registerInstallCommand],
+  ["bisect", async () => (await import("./commands/bisect.ts")).registerBisectCommand],
+  ["bench", async () => (await import("./commands/bench.ts")).registerBenchCommand],
+  ["nightly", async () => (await import("./commands/nightly.ts")).registerNightlyCommand],
+  ["report", async () => (await import("./commands/report.ts")).registerReportCommand],
+  ["new", async () => (await import("./commands/new.ts")).registerNewCommand],
+  ["pack", async () => (await import("./commands/pack.ts")).registerPackCommand],
+  ["sweep", async () => (await import("./commands/sweep.ts")).registerSweepCommand],
+  ["bench-sweep", async () => (await import("./commands/bench-sweep.ts")).registerBenchSweepCommand],
+];
+
+// The top-level listing the build wrote beside the compiled CLI (absent when running from source).
+const BUILT_HELP = new URL("./help.txt", import.meta.url);
+
+function newProgram(): Command {
+  return new Command("ccrepro")
+    .description("Reproduce Claude Code CLI bugs black-box against a scripted Messages API.")
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+}
+
+// The command the words name (`run …`, `help run`), or null for the top level, a typo or nothing.
+function namedCommand(argv: readonly string[]): string | null {
+  const words = argv[0] === "help" ? argv.slice(1) : argv;
+  return COMMANDS.some(([name]) => name === words[0]) ? words[0]! : null;
+}
+
+// The whole program's top-level help, every command loaded: what the build writes to help.txt.
+export async function fullHelp(): Promise<string> {
+  const program = newProgram();
+  const ctx = createCliContext(() => {});
+  for (const [, load] of COMMANDS) (await load())(program, ctx);
+  return program.helpInformation();
+}
+
 export async function main(argv: string[]): Promise<number> {
+  if (argv.length === 1 && (argv[0] === "--help" || argv[0] === "-h") && fs.existsSync(BUILT_HELP)) {
+    process.stdout.write(fs.readFileSync(BUILT_HELP, "utf8"));
+    return 0;
+  }
   let exitCode = 0;
   const ctx = createCliContext((code) => {
     exitCode = code;
   });
-  const program = new Command("ccrepro")
-    .description("Reproduce Claude Code CLI bugs black-box against a scripted Messages API.")
-    .exitOverride()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
-  for (const register of [
-    registerRunCommand,
-    registerCheckCommand,
-    registerScenariosCommand,
-    registerMockCommand,
-    registerVersionsCommand,
-    registerInstallCommand,
-    registerBisectCommand,
-    registerBenchCommand,
-    registerNightlyCommand,
-    registerReportCommand,
-    registerNewCommand,
-    registerPackCommand,
-    registerSweepCommand,
-    registerBenchSweepCommand,
-  ]) {
-    register(program, ctx);
+  const program = newProgram();
+  const named = namedCommand(argv);
+  // A line naming no command (the listing, a typo commander suggests a fix for) needs them all.
+  for (const [name, load] of COMMANDS) {
+    if (named === null || name === named) (await load())(program, ctx);
   }
+  markPhase("command-loaded");
   try {
     await program.parseAsync(argv, { from: "user" });
     return exitCode;

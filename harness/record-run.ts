@@ -21,7 +21,6 @@ import { StepFailure, type RunContext } from "./run-context.ts";
 import type { RunPlan, ScenarioSource } from "./plan.ts";
 import type { SdkInstall, SdkSession } from "./sdk-session.ts";
 import { executeStep } from "./step-executor.ts";
-import { writeTerminalCasts } from "./asciicast.ts";
 import type { TerminalSession } from "./terminal-session.ts";
 import { clockNow, compactUtc } from "../core/time.ts";
 
@@ -214,7 +213,8 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     copyTranscripts(layout);
     // Once every terminal has exited, so each recording is whole; a failure costs the replays, not the run's verdict.
     try {
-      writeTerminalCasts(layout.root, terminals.values(), record.steps);
+      // Only a run with terminals loads the cast writer (and the terminal modules it reads).
+      if (terminals.size > 0) (await import("./asciicast.ts")).writeTerminalCasts(layout.root, terminals.values(), record.steps);
     } catch (error) {
       progress(`could not write the terminal recordings (.cast): ${(error as Error).message}`);
     }

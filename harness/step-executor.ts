@@ -7,7 +7,6 @@ import { DEFAULT_SESSION_SETTINGS, headlessArgs, printArgs, sdkQueryOptions } fr
 import { StepFailure, type RunContext, type StepResult } from "./run-context.ts";
 import { sessionLayout } from "./run-layout.ts";
 import { SdkSession } from "./sdk-session.ts";
-import { executeTerminalStep } from "./terminal-steps.ts";
 
 // How long a signalled session gets to exit before the next, harder signal.
 const SIGNAL_GRACE_MS = 10_000;
@@ -237,6 +236,7 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepResu
     case "watch":
     case "command":
     case "daemon-exit":
-      return executeTerminalStep(ctx, step);
+      // Loaded on first use: the terminal's emulator (xterm) and pty cost a headless run's start-up otherwise.
+      return (await import("./terminal-steps.ts")).executeTerminalStep(ctx, step);
   }
 }

@@ -5,7 +5,6 @@ import fs from "node:fs";
 import module from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { register } from "tsx/esm/api";
 import type { z } from "zod";
 import { UserError } from "../core/errors.ts";
 import type { ScenarioSource, Step } from "../harness/plan.ts";
@@ -74,8 +73,10 @@ let loads = 0;
 
 function installHooks(): void {
   if (hooksInstalled) return;
-  const entry = (file: string) => pathToFileURL(fileURLToPath(new URL(`../kit/${file}`, import.meta.url))).href;
-  module.register(new URL("./resolve-ccrepro.mjs", import.meta.url).href, { data: { entries: { ccrepro: entry("index.ts"), "ccrepro/checkers": entry("checkers.ts") } } });
+  // The kit beside this module: its sources in a checkout, the compiled .js in a built or installed package.
+  const ext = import.meta.url.endsWith(".ts") ? "ts" : "js";
+  const entry = (file: string) => pathToFileURL(fileURLToPath(new URL(`../kit/${file}.${ext}`, import.meta.url))).href;
+  module.register(new URL("./resolve-ccrepro.mjs", import.meta.url).href, { data: { entries: { ccrepro: entry("index"), "ccrepro/checkers": entry("checkers") } } });
   hooksInstalled = true;
 }
 
@@ -123,6 +124,8 @@ async function loadScenarioFile(file: string, shown: string): Promise<Scenario> 
   installHooks();
   // A namespace per load: a file edited since an earlier load in this process is imported afresh.
   loads += 1;
+  // tsx (esbuild) strips the file's types; loaded only here, for scenario files, never for the tool's own modules.
+  const { register } = await import("tsx/esm/api");
   const api = register({ namespace: `ccrepro-scenario-${loads}` });
   let exported: Record<string, unknown>;
   try {

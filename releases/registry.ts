@@ -1,10 +1,10 @@
 // Which claude releases npm has published, and which of them a version word names.
 import fs from "node:fs";
-import { execa } from "execa";
-import pacote from "pacote";
+import type pacote from "pacote";
 import semver from "semver";
 import { z } from "zod";
 import { UserError } from "../core/errors.ts";
+import { pacoteOptionsFrom, readNpmConfig } from "./npm-config.ts";
 
 export const CLAUDE_PACKAGE = "@anthropic-ai/claude-code";
 // The native executable lives in one package per platform, named <CLAUDE_PACKAGE>-<platform suffix>.
@@ -150,53 +150,13 @@ export function versionsBetweenIn(index: ReleaseIndex, a: string, b: string): st
   return index.versions.filter((v) => semver.gt(v, low) && semver.lt(v, high));
 }
 
-// pacote does not read npm's configuration itself, so ask npm for it once, as npm would apply it.
-// Auth tokens are not handed out by `npm config list`, so registries that need a token are not supported.
+// pacote does not read npm's configuration itself, so it is read here from npm's files and environment, once, and only
+// when something must be fetched (an exact release already cached needs no registry).
 let registryOptionsPromise: Promise<pacote.Options> | undefined;
 
 export function registryOptions(): Promise<pacote.Options> {
-  registryOptionsPromise ??= loadRegistryOptions();
+  registryOptionsPromise ??= Promise.resolve().then(() => pacoteOptionsFrom(readNpmConfig(), readCaFile) as pacote.Options);
   return registryOptionsPromise;
-}
-
-const npmConfigSchema = z
-  .object({
-    registry: z.string().nullish(),
-    cache: z.string().nullish(),
-    cafile: z.string().nullish(),
-    ca: z.union([z.string(), z.array(z.string())]).nullish(),
-    "strict-ssl": z.boolean().nullish(),
-    proxy: z.string().nullish(),
-    "https-proxy": z.string().nullish(),
-    noproxy: z.union([z.string(), z.array(z.string())]).nullish(),
-  })
-  .catchall(z.unknown());
-
-async function loadRegistryOptions(): Promise<pacote.Options> {
-  const result = await execa("npm", ["config", "list", "--json"], { reject: false, timeout: 15_000 });
-  // Without a usable npm, pacote's defaults (the public registry) are what npm itself would use.
-  if (result.exitCode !== 0) return {};
-  let parsed;
-  try {
-    parsed = npmConfigSchema.safeParse(JSON.parse(result.stdout));
-  } catch {
-    return {};
-  }
-  if (!parsed.success) return {};
-  const config = parsed.data;
-  const options: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(config)) {
-    if (key.startsWith("@") && key.endsWith(":registry") && typeof value === "string") options[key] = value;
-  }
-  if (config.registry) options["registry"] = config.registry;
-  if (config.cache) options["cache"] = `${config.cache}/_cacache`;
-  if (config.ca) options["ca"] = config.ca;
-  else if (config.cafile) options["ca"] = readCaFile(config.cafile);
-  if (config["strict-ssl"] != null) options["strictSSL"] = config["strict-ssl"];
-  if (config.proxy) options["proxy"] = config.proxy;
-  if (config["https-proxy"]) options["httpsProxy"] = config["https-proxy"];
-  if (config.noproxy) options["noProxy"] = [config.noproxy].flat().join(",");
-  return options as pacote.Options;
 }
 
 function readCaFile(file: string): string {
@@ -223,6 +183,8 @@ async function fetchReleaseIndex(): Promise<ReleaseIndex> {
   let packument: unknown;
   try {
     // Full metadata, because the abbreviated document the registry serves by default has no publication times.
+    // pacote (half a second to load) only when the registry is read.
+    const { default: pacote } = await import("pacote");
     packument = await pacote.packument(CLAUDE_PACKAGE, { ...options, fullMetadata: true });
   } catch (err) {
     throw new UserError(

@@ -4,7 +4,6 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import pacote from "pacote";
 import lockfile from "proper-lockfile";
 import semver from "semver";
 import { z } from "zod";
@@ -353,6 +352,8 @@ export interface FetchedPackage {
 export async function fetchPackage(spec: string, integrity: string | null, dest: string): Promise<FetchedPackage> {
   const { cache: _npmCache, ...options } = await registryOptions();
   const tarball = `${dest}.tgz`;
+  // Loaded only for a download: a cached release needs no pacote.
+  const { default: pacote } = await import("pacote");
   try {
     const fetched = await pacote.tarball.file(spec, tarball, { ...options, ...(integrity ? { integrity } : {}) });
     const downloadedBytes = (await fsp.stat(tarball)).size;

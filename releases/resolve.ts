@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
+import semver from "semver";
 import { UserError } from "../core/errors.ts";
 import { sha256File } from "./binary-info.ts";
 import { installRelease, type CacheOptions, type InstalledRelease } from "./release-cache.ts";
@@ -22,6 +23,10 @@ export type ResolvedClaude = InstalledRelease | LocalClaude;
 // A word from --claude: a path (anything with a slash) runs that file; otherwise it must name exactly one release.
 export async function resolveClaude(word: string, options: CacheOptions = {}): Promise<ResolvedClaude> {
   if (word.includes("/") || word.includes(path.sep)) return localClaude(word);
+  // An exact version needs no release list: a cached copy is used as it is, and only a cache miss asks the registry
+  // (whose metadata then also says whether the version was published at all).
+  const exact = semver.valid(word.trim());
+  if (exact && semver.clean(word.trim()) === exact) return installRelease(exact, options);
   const versions = await resolveVersions(word);
   if (versions.length !== 1) {
     throw new UserError(

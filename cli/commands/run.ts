@@ -1,5 +1,6 @@
 // `ccrepro run`: one scenario against one binary, repeated if asked; exit code from the verdict.
 import { Option, type Command } from "commander";
+import { markPhase } from "../../core/phases.ts";
 import { GIT_BISECT_EXIT, VERDICT_EXIT, type CheckResult } from "../../core/verdict.ts";
 import { combineRepeats } from "../../pipeline/verdict-rules.ts";
 import { resolveClaude } from "../../releases/resolve.ts";
@@ -19,9 +20,11 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .addOption(new Option("--exit-codes <style>", "exit code convention").choices(["verdict", "git-bisect"]).default("verdict"))
     .action(async (name: string, options) => {
       const scenario = await ctx.scenarioNamed(name);
+      markPhase("scenario-loaded");
       const params = parseScenarioParams(scenario, options.param);
       const drive = driverOptions(options);
       const claude = await resolveClaude(options.claude);
+      markPhase("release-resolved");
       const abort = ctx.interruptSignal();
       const results: CheckResult[] = [];
       for (let i = 0; i < options.repeat && !abort.aborted; i += 1) {
@@ -38,6 +41,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
         const result = record.result;
         results.push(result);
         ctx.print(options.json ? JSON.stringify({ runDir, ...result }) : formatCheckResult(result, runDir, { cache }));
+        markPhase("printed");
       }
       const { verdict } = combineRepeats(results);
       if (options.repeat > 1) ctx.note(`repeats: ${results.map((r) => r.verdict).join(", ")} → ${verdict}`);
