@@ -16,10 +16,11 @@ const require = createRequire(import.meta.url);
 fs.rmSync(dist, { recursive: true, force: true });
 execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", path.join(root, "tsconfig.build.json")], { stdio: "inherit", cwd: root });
 
-// Files the modules reach by URL next to themselves, and the built-in scenarios' sources (`new`, `report --format issue`
-// quote them).
-const ASSETS = [/^harness\/.*\.(mjs|sh)$/, /^pipeline\/.*\.mjs$/, /^scenarios\/[^/]*\.ts$/];
-for (const dir of ["harness", "pipeline", "scenarios"]) {
+// Files the modules reach by URL next to themselves, the built-in scenarios' sources (`new`, `report --format issue`
+// quote them), and the templates `ccrepro new --kind` writes.
+const ASSETS = [/^harness\/.*\.(mjs|sh)$/, /^pipeline\/.*\.mjs$/, /^scenarios\/[^/]*\.ts$/, /^examples\/templates\/[^/]*\.ts$/];
+for (const dir of ["harness", "pipeline", "scenarios", "examples/templates"]) {
+  fs.mkdirSync(path.join(dist, dir), { recursive: true });
   for (const name of fs.readdirSync(path.join(root, dir))) {
     const rel = `${dir}/${name}`;
     if (!ASSETS.some((pattern) => pattern.test(rel))) continue;
