@@ -10,6 +10,7 @@ import { registerMockCommand } from "./commands/mock.ts";
 import { registerNewCommand } from "./commands/new.ts";
 import { registerNightlyCommand } from "./commands/nightly.ts";
 import { registerPackCommand } from "./commands/pack.ts";
+import { registerRecordCommand } from "./commands/record.ts";
 import { registerReportCommand } from "./commands/report.ts";
 import { registerRunCommand } from "./commands/run.ts";
 import { registerScenariosCommand } from "./commands/scenarios.ts";
@@ -54,6 +55,7 @@ export async function main(argv: string[]): Promise<number> {
     registerPackCommand,
     registerSweepCommand,
     registerBenchSweepCommand,
+    registerRecordCommand,
   ]) {
     register(program, ctx);
   }
