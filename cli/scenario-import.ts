@@ -49,6 +49,8 @@ function planProcess(process: RecordedProcess, index: number, exchanges: readonl
   let streamInput = false;
   let resumeId: string | null = null;
   const positional: string[] = [];
+  const firstTexts = lastUserTexts(own[0]);
+  const isPrompt = (word: string) => firstTexts.some((text) => text.includes(word));
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
     const [name, inline] = word.startsWith("--") && word.includes("=") ? [word.slice(0, word.indexOf("=")), word.slice(word.indexOf("=") + 1)] : [word, null];
@@ -62,7 +64,8 @@ function planProcess(process: RecordedProcess, index: number, exchanges: readonl
       if (model !== HARNESS_MODEL) plan.args.push("--model", model);
     } else if (HARNESS_VALUE_FLAGS.has(name)) value();
     else if (HARNESS_FLAGS.has(name)) continue;
-    else if (name.startsWith("-")) plan.args.push(word);
+    // An unknown flag takes the next word as its value unless that word is the prompt (the argv cannot say more).
+    else if (name.startsWith("-")) plan.args.push(word, ...(inline === null && words[i + 1] !== undefined && !words[i + 1]!.startsWith("-") && !isPrompt(words[i + 1]!) ? [words[++i]!] : []));
     else positional.push(word);
   }
   if (streamInput) plan.print = false;
@@ -72,8 +75,7 @@ function planProcess(process: RecordedProcess, index: number, exchanges: readonl
     plan.resumeOf = earlier[owner]?.session ?? earlier.at(-1)?.session ?? null;
     plan.resumeGuessed = owner === -1;
   }
-  const firstTexts = lastUserTexts(own[0]);
-  const asArg = positional.find((word) => firstTexts.some((text) => text.includes(word)));
+  const asArg = positional.find(isPrompt);
   if (asArg !== undefined) {
     plan.prompt = asArg;
     plan.promptVia = "arg";
