@@ -6,12 +6,13 @@ import { UserError } from "../../core/errors.ts";
 import { readRecording, Redactor, scanWrittenFile, writeRecording } from "../../mock-api/recording.ts";
 import type { CliContext } from "../context.ts";
 import { scenarioFromRecording } from "../scenario-import.ts";
+import { readTranscript, scenarioFromTranscript } from "../transcript-import.ts";
 
 export function registerImportCommand(program: Command, ctx: CliContext): void {
   program
     .command("import")
     .description("write a scenario file that replays a recording (ccrepro record), its check starting as replay fidelity")
-    .argument("<recording>", "a recording.json that ccrepro record or ccrepro run --record-api wrote")
+    .argument("<recording>", "a recording.json that ccrepro record or ccrepro run --record-api wrote, or a transcript <session>.jsonl")
     .requiredOption("--out <file.ts>", "the scenario file to write; the recording is copied beside it as <name>.recording.json")
     .option("--force", "overwrite files that exist")
     .action((input: string, options) => {
@@ -22,11 +23,26 @@ export function registerImportCommand(program: Command, ctx: CliContext): void {
       for (const file of [out, copy]) {
         if (fs.existsSync(file) && !options.force) throw new UserError(`${file} exists: pick another --out, or pass --force to overwrite it`, "FILE_EXISTS");
       }
+      const redactor = new Redactor(process.env);
+      if (input.endsWith(".jsonl")) {
+        let text: string;
+        try {
+          text = fs.readFileSync(path.resolve(input), "utf8");
+        } catch (error) {
+          throw new UserError(`${input}: cannot read the transcript (${(error as NodeJS.ErrnoException).code}): check the path`, "TRANSCRIPT_UNREADABLE");
+        }
+        fs.mkdirSync(path.dirname(out), { recursive: true });
+        if (fs.existsSync(out) && !options.force) throw new UserError(`${out} exists: pick another --out, or pass --force to overwrite it`, "FILE_EXISTS");
+        fs.writeFileSync(out, redactor.text(scenarioFromTranscript(readTranscript(input, text), { name, from: path.basename(input) })));
+        scanWrittenFile(out, redactor.values());
+        ctx.print(`wrote ${out}`);
+        ctx.print(`replay it: ccrepro run ${path.relative(process.cwd(), out) || out} --claude <version>`);
+        return;
+      }
       const recording = readRecording(path.resolve(input));
       const { text, warnings } = scenarioFromRecording(recording, { name, recordingFile: path.basename(copy), from: path.basename(input) });
       fs.mkdirSync(path.dirname(out), { recursive: true });
       // Redacted and scanned again as written: an edited recording is held to the same rule.
-      const redactor = new Redactor(process.env);
       writeRecording(copy, recording, redactor);
       fs.writeFileSync(out, text);
       scanWrittenFile(out, redactor.values());

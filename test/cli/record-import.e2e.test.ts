@@ -48,6 +48,7 @@ afterAll(() => {
 });
 
 describe(`record, import and replay on ${VERSION}`, () => {
+  let recordedRun = "";
   it(
     "replays a recorded built-in scenario with every request equal to its recorded one, and no sentinel byte anywhere",
     async () => {
@@ -56,6 +57,7 @@ describe(`record, import and replay on ${VERSION}`, () => {
       const claude = await resolveClaude(VERSION);
       const recorded = await runAndCheck({ scenario, params: scenario.params.parse({}), claude, requested: VERSION, runsDir: E2E_RUNS_DIR, recordApi: recordingFile });
       expect(recorded.record.result.verdict, verdictMessage(recorded)).toBe("GREEN");
+      recordedRun = recorded.runDir;
       expect(readRecording(recordingFile).exchanges.filter((e) => e.label === "messages")).toHaveLength(4);
 
       const scenarioFile = path.join(OUT, "cache", "cache-replay.ts");
@@ -64,6 +66,21 @@ describe(`record, import and replay on ${VERSION}`, () => {
       expect(replay.record.result.verdict, verdictMessage(replay)).toBe("GREEN");
       expect(replay.record.result.notes[0]).toBe("replay fidelity: 4 of 4 replayed requests equal their recorded ones after normalisation; 4 of 4 recorded requests replayed");
       expect(filesHolding([KEY, TOKEN], path.dirname(scenarioFile), recorded.runDir, replay.runDir)).toEqual([]);
+    },
+    E2E_TIMEOUT_MS,
+  );
+
+  it(
+    "imports the recorded run's own transcript and replays it on the same release",
+    async () => {
+      const transcripts = path.join(recordedRun, "transcripts");
+      const [dir] = fs.readdirSync(transcripts);
+      const [file] = fs.readdirSync(path.join(transcripts, dir!));
+      const scenarioFile = path.join(OUT, "transcript", "transcript-replay.ts");
+      await promisify(execFile)(process.execPath, [path.join(ROOT, "bin", "ccrepro.mjs"), "import", path.join(transcripts, dir!, file!), "--out", scenarioFile]);
+      const replay = await runAndCheck({ scenario: await loadScenario(scenarioFile), params: {}, claude: await resolveClaude(VERSION), requested: VERSION, runsDir: E2E_RUNS_DIR });
+      expect(replay.record.result.verdict, verdictMessage(replay)).toBe("GREEN");
+      expect(replay.record.result.notes[0]).toBe("transcript replay: 4 requests for 4 assistant turns");
     },
     E2E_TIMEOUT_MS,
   );
