@@ -38,6 +38,8 @@ const COMMANDS: [name: string, load: () => Promise<Register>][] = [
   ["pack", async () => (await import("./commands/pack.ts")).registerPackCommand],
   ["sweep", async () => (await import("./commands/sweep.ts")).registerSweepCommand],
   ["bench-sweep", async () => (await import("./commands/bench-sweep.ts")).registerBenchSweepCommand],
+  ["record", async () => (await import("./commands/record.ts")).registerRecordCommand],
+  ["import", async () => (await import("./commands/import.ts")).registerImportCommand],
 ];
 
 // The top-level listing the build wrote beside the compiled CLI (absent when running from source).

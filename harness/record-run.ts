@@ -5,6 +5,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { median } from "../core/statistics.ts";
 import { startMockServer, type MockServer } from "../mock-api/server.ts";
+import { startRecordingProxy, type RecordingProxy } from "../mock-api/recorder.ts";
+import { writeRecording } from "../mock-api/recording.ts";
 import { mockScriptSchema } from "../mock-api/script.ts";
 import type { ResolvedClaude } from "../releases/resolve.ts";
 import { probeBinary, type BinaryProbe } from "../releases/capabilities.ts";
@@ -37,6 +39,9 @@ export interface RecordOptions {
   sdk?: SdkInstall;
   // The driver as the run was asked for (terminal scenarios say "terminal"), recorded in run.json.
   driverLabel?: string;
+  // Also record the run's API traffic as `ccrepro record` does, through a recording proxy in front of the mock, into
+  // this file (a recording, mock-api/recording.ts). The mock then sees the proxy, not claude, as each request's client.
+  recordApi?: string;
 }
 
 export interface RecordedRun {
@@ -124,6 +129,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
 
   let trap: OutboundTrap | null = null;
   let mock: MockServer | null = null;
+  let recorder: RecordingProxy | null = null;
   const live = new LiveRecordings(layout.root, layout.mockLog);
   const sessions = new Map<string, HeadlessSession | SdkSession>();
   const terminals = new Map<string, TerminalSession>();
@@ -150,7 +156,8 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     record.mock.url = mock.url;
     const mockAddress = new URL(mock.url);
     trap = await startOutboundTrap(layout.outboundLog, { host: mockAddress.hostname, port: Number(mockAddress.port) });
-    const env = buildEnvironment(layout, { runId: id, mockUrl: mock.url, trapUrl: trap.url, passThrough: plan.passEnv });
+    if (options.recordApi) recorder = await startRecordingProxy({ upstream: mock.url, env: process.env });
+    const env = buildEnvironment(layout, { runId: id, mockUrl: recorder?.url ?? mock.url, trapUrl: trap.url, passThrough: plan.passEnv });
     for (const problem of [permissions.unavailable, sessionSettings.problem, answerRulesProblem(hookAnswers)]) if (problem) throw new StepFailure(problem);
     writeHookAnswers(layout, hookAnswers);
     const hooks = hookEvents.length + hookAnswers.length > 0 ? hookSettings(layout, hookEvents, hookAnswers) : undefined;
@@ -208,6 +215,16 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     const startedPids = [...sessions.values(), ...terminals.values()].flatMap((s) => (s.process.pid === null ? [] : [s.process.pid]));
     const socketsRemoved = removeProcessSockets([...startedPids, ...reap.killed]);
     live.close();
+    await recorder?.close();
+    if (recorder && options.recordApi) {
+      try {
+        fs.mkdirSync(path.dirname(options.recordApi), { recursive: true });
+        writeRecording(options.recordApi, recorder.recording(), recorder.redactor);
+      } catch (error) {
+        // Fails closed (the file is gone); the run's own recordings stand.
+        record.harnessError ??= `the API recording was not written: ${(error as Error).message}`;
+      }
+    }
     await mock?.close();
     await trap?.close();
     copyTranscripts(layout);

@@ -153,3 +153,16 @@ export const INTERRUPTED_CALL_FINDINGS = interrupted.INTERRUPTED_CALL_FINDINGS;
 export const orphanPremise = orphan.orphanPremise;
 /** orphanPremise's result: whether it holds, why not, and a note. */
 export type OrphanPremise = orphan.OrphanPremise;
+
+import * as replay from "../checker/replay-fidelity.ts";
+import type { LoadedRecording } from "./recording.ts";
+/** replayFidelity's finding ids: a request that differs from its recorded one, matches none, or was never made. */
+export const REPLAY_FINDINGS = replay.REPLAY_FINDINGS;
+/**
+ * Replay fidelity: each Messages request of the replay against the recorded one the mock answered it with, normalised
+ * (ids, dates, paths, per-request hashes); the first divergence is a finding with the diff. Not reached when the replay
+ * made fewer requests than recorded and none of them differed.
+ *
+ * @example check: (rec) => replayFidelity(rec, recorded)
+ */
+export const replayFidelity = (rec: Recordings, recorded: LoadedRecording) => replay.checkReplayFidelity(rec, recorded.requests);

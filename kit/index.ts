@@ -41,6 +41,9 @@ import type * as script from "../mock-api/script.ts";
 /** The mock's whole script, as `conversation()` returns it (streams, replies by step, strictness, usage model). */
 export type MockScriptInput = script.MockScriptInput;
 
+// Replaying a recording (`ccrepro record`, `ccrepro import`).
+export { recording, type LoadedRecording } from "./recording.ts";
+
 // What the driver does.
 export {
   command,

@@ -10,6 +10,7 @@ import { clockNow } from "../core/time.ts";
 import type { RequestLogSink } from "./request-log.ts";
 import { trackedBody } from "./response-body.ts";
 import type { MockScript } from "./script.ts";
+import { ReplayMatcher } from "./replay.ts";
 import { applyRequest, emptyCacheState, type CacheBody, type CacheState } from "./prompt-cache.ts";
 
 const REDACTED_HEADERS = new Set(["x-api-key", "authorization", "proxy-authorization", "cookie"]);
@@ -108,7 +109,8 @@ export function createMockApp(script: MockScript, log: RequestLogSink, options: 
     return new Response(stream, { status: answer.reply.status, headers });
   }
 
-  app.post("/v1/messages", (c) => respond(c, (received) => answerMessages(script, received, { attempt, cacheUsage })));
+  const replay = script.replay ? new ReplayMatcher(script.replay) : null;
+  app.post("/v1/messages", (c) => respond(c, (received) => (replay ? replay.answer(received) : answerMessages(script, received, { attempt, cacheUsage }))));
   app.post("/v1/messages/count_tokens", (c) => respond(c, answerCountTokens));
   for (const probePath of ["/", "/api/hello"]) {
     // HEAD is routed here too; respond() sends it without the body.

@@ -1,5 +1,6 @@
 // The mock's reply script: which stream a request belongs to, and what each (stream, step) is answered with.
 import { z } from "zod";
+import { replayScriptSchema } from "./replay-script.ts";
 
 const textBlock = z.strictObject({
   type: z.literal("text"),
@@ -103,6 +104,9 @@ export const mockScriptSchema = z.strictObject({
   // cache_creation_input_tokens and cache_read_input_tokens computed by the prompt-cache model (prompt-cache.ts,
   // tokens estimated as bytes / 4) from the requests this mock has seen of the same stream; output_tokens stays scripted.
   usage: z.enum(["scripted", "cache-model"]).default("scripted"),
+  // Serve a recording instead (replay-script.ts): each Messages request gets the recorded reply its content matches,
+  // and one that matches none an API error naming the nearest recorded request. Streams and replies are then unused.
+  replay: replayScriptSchema.optional(),
 });
 
 export type ContentBlock = z.output<typeof contentBlockSchema>;

@@ -31,7 +31,7 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
-function listen(server: Server, port: number): Promise<void> {
+export function listen(server: Server, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
       server.off("listening", onListening);

@@ -31,6 +31,8 @@ export interface ScenarioRun {
   driver?: Driver;
   // The Agent SDK version word for the sdk driver (--sdk); DEFAULT_SDK_VERSION when absent.
   sdk?: string;
+  // Record the run's API traffic into this recording file too (`ccrepro run --record-api`).
+  recordApi?: string;
 }
 
 export interface CheckedRun {
@@ -115,6 +117,7 @@ export async function runAndCheck(run: ScenarioRun): Promise<CheckedRun> {
     onProgress: run.onProgress,
     sdk,
     driverLabel: driver,
+    recordApi: run.recordApi,
   });
   const started = performance.now();
   const { result, cache } = checkRecordedRunAudited(runDir, scenario);

@@ -1,4 +1,5 @@
 // `ccrepro run`: one scenario against one binary, repeated if asked; exit code from the verdict.
+import path from "node:path";
 import { Option, type Command } from "commander";
 import { markPhase } from "../../core/phases.ts";
 import { GIT_BISECT_EXIT, VERDICT_EXIT, type CheckResult } from "../../core/verdict.ts";
@@ -17,6 +18,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .requiredOption("--claude <word>", "a version, latest, or a path to a claude executable")
     .option("--repeat <n>", "run it n times", wholeNumber("--repeat", 1, 100), 1)
     .option("--json", "print the result as JSON")
+    .option("--record-api <file>", "also record the run's API traffic into this recording file (as `ccrepro record` does), for `ccrepro import`")
     .addOption(new Option("--exit-codes <style>", "exit code convention").choices(["verdict", "git-bisect"]).default("verdict"))
     .action(async (name: string, options) => {
       const scenario = await ctx.scenarioNamed(name);
@@ -35,6 +37,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
           requested: options.claude,
           runsDir: options.runsDir,
           ...drive,
+          ...(options.recordApi ? { recordApi: path.resolve(options.repeat > 1 ? options.recordApi.replace(/(\.json)?$/, `-${i + 1}.json`) : options.recordApi) } : {}),
           abort,
           onProgress: (line) => ctx.note(`  ${line}`),
         });

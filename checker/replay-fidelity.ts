@@ -1,0 +1,93 @@
+// Replay fidelity: each Messages request a replay made against the recorded request the mock served it for,
+// normalised (ids, dates, paths, per-request hashes), with the first divergence shown as a diff.
+import { normaliseAcrossRuns } from "./cross-run-normalise.ts";
+import { unifiedDiff } from "./text-diff.ts";
+import type { Recordings } from "../harness/recordings.ts";
+import { normaliseVolatile } from "../mock-api/replay-script.ts";
+import { finding, type CheckerOutput, type Finding } from "../core/verdict.ts";
+
+export const REPLAY_FINDINGS = ["replay-diverged", "replay-unmatched", "replay-missing"] as const;
+
+// A recorded Messages request: its number in the recording and its body as sent.
+export interface RecordedRequest {
+  seq: number;
+  label: string;
+  body: string;
+}
+
+// The request as compared: pretty-printed JSON with metadata.user_id blanked, then every volatile value normalised.
+export function normaliseRequestBody(text: string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return normaliseVolatile(normaliseAcrossRuns(text));
+  }
+  const metadata = (value as { metadata?: { user_id?: unknown } }).metadata;
+  if (metadata && "user_id" in metadata) metadata.user_id = "<user-id>";
+  return normaliseVolatile(normaliseAcrossRuns(JSON.stringify(value, null, 1)));
+}
+
+const SERVED = /^replayed recorded #(\d+)$/;
+const NEAREST = /nearest #(\d+)/;
+
+export function checkReplayFidelity(rec: Pick<Recordings, "requests" | "body">, recorded: readonly RecordedRequest[]): CheckerOutput {
+  const bySeq = new Map(recorded.map((r) => [r.seq, r]));
+  const replayed = rec.requests.filter((entry) => entry.path.endsWith("/v1/messages"));
+  const served = new Set<number>();
+  const findings: Finding[] = [];
+  let equal = 0;
+  for (const entry of replayed) {
+    const servedSeq = SERVED.exec(entry.reply.summary)?.[1];
+    const nearestSeq = NEAREST.exec(entry.reply.fault ?? "")?.[1];
+    const against = bySeq.get(Number(servedSeq ?? nearestSeq));
+    const body = normaliseRequestBody(rec.body(entry.seq).toString("utf8"));
+    if (servedSeq === undefined) {
+      findings.push(
+        finding({
+          id: "replay-unmatched",
+          title: "the replay sent a request that matches no recorded one; the mock answered it with an API error",
+          where: `request #${entry.seq}`,
+          detail: [entry.reply.summary],
+          ...(against ? { diff: unifiedDiff(normaliseRequestBody(against.body), body, { beforeName: `recorded #${against.seq}`, afterName: `replayed #${entry.seq}` }) } : {}),
+          red: true,
+        }),
+      );
+      continue;
+    }
+    served.add(against!.seq);
+    const expected = normaliseRequestBody(against!.body);
+    if (expected === body) equal += 1;
+    else if (!findings.some((f) => f.id === "replay-diverged")) {
+      findings.push(
+        finding({
+          id: "replay-diverged",
+          title: "a replayed request differs from the recorded one it was answered for (first divergence shown)",
+          where: `request #${entry.seq} (recorded #${against!.seq})`,
+          diff: unifiedDiff(expected, body, { beforeName: `recorded #${against!.seq}`, afterName: `replayed #${entry.seq}` }),
+          red: true,
+        }),
+      );
+    }
+  }
+  const missing = recorded.filter((r) => !served.has(r.seq));
+  if (missing.length > 0 && findings.length > 0) {
+    findings.push(
+      finding({
+        id: "replay-missing",
+        title: "the replay never made some recorded requests",
+        where: missing.map((r) => `recorded #${r.seq}`).join(", "),
+        red: true,
+      }),
+    );
+  }
+  const notes = [`replay fidelity: ${equal} of ${replayed.length} replayed requests equal their recorded ones after normalisation; ${recorded.length - missing.length} of ${recorded.length} recorded requests replayed`];
+  // Fewer requests and nothing different in those made: the replay stopped short, which says nothing yet.
+  const reached: CheckerOutput["reached"] =
+    findings.length === 0 && missing.length > 0
+      ? { ok: false, reason: `the replay made ${recorded.length - missing.length} of the ${recorded.length} recorded requests` }
+      : replayed.length === 0
+        ? { ok: false, reason: "the replay made no Messages request" }
+        : { ok: true };
+  return { reached, findings, notes };
+}

@@ -1,0 +1,53 @@
+// `ccrepro import`: a recording becomes a scenario file that replays it, with the recording copied beside it.
+import fs from "node:fs";
+import path from "node:path";
+import type { Command } from "commander";
+import { UserError } from "../../core/errors.ts";
+import { readRecording, Redactor, scanWrittenFile, writeRecording } from "../../mock-api/recording.ts";
+import type { CliContext } from "../context.ts";
+import { scenarioFromRecording } from "../scenario-import.ts";
+import { readTranscript, scenarioFromTranscript } from "../transcript-import.ts";
+
+export function registerImportCommand(program: Command, ctx: CliContext): void {
+  program
+    .command("import")
+    .description("write a scenario file that replays a recording (ccrepro record), its check starting as replay fidelity")
+    .argument("<recording>", "a recording.json that ccrepro record or ccrepro run --record-api wrote, or a transcript <session>.jsonl")
+    .requiredOption("--out <file.ts>", "the scenario file to write; the recording is copied beside it as <name>.recording.json")
+    .option("--force", "overwrite files that exist")
+    .action((input: string, options) => {
+      const out = path.resolve(options.out);
+      if (!out.endsWith(".ts")) throw new UserError(`--out ${options.out}: a scenario file ends in .ts (e.g. --out my-bug.ts)`, "BAD_ARGUMENT");
+      const name = path.basename(out, ".ts");
+      const copy = path.join(path.dirname(out), `${name}.recording.json`);
+      for (const file of [out, copy]) {
+        if (fs.existsSync(file) && !options.force) throw new UserError(`${file} exists: pick another --out, or pass --force to overwrite it`, "FILE_EXISTS");
+      }
+      const redactor = new Redactor(process.env);
+      if (input.endsWith(".jsonl")) {
+        let text: string;
+        try {
+          text = fs.readFileSync(path.resolve(input), "utf8");
+        } catch (error) {
+          throw new UserError(`${input}: cannot read the transcript (${(error as NodeJS.ErrnoException).code}): check the path`, "TRANSCRIPT_UNREADABLE");
+        }
+        fs.mkdirSync(path.dirname(out), { recursive: true });
+        if (fs.existsSync(out) && !options.force) throw new UserError(`${out} exists: pick another --out, or pass --force to overwrite it`, "FILE_EXISTS");
+        fs.writeFileSync(out, redactor.text(scenarioFromTranscript(readTranscript(input, text), { name, from: path.basename(input) })));
+        scanWrittenFile(out, redactor.values());
+        ctx.print(`wrote ${out}`);
+        ctx.print(`replay it: ccrepro run ${path.relative(process.cwd(), out) || out} --claude <version>`);
+        return;
+      }
+      const recording = readRecording(path.resolve(input));
+      const { text, warnings } = scenarioFromRecording(recording, { name, recordingFile: path.basename(copy), from: path.basename(input) });
+      fs.mkdirSync(path.dirname(out), { recursive: true });
+      // Redacted and scanned again as written: an edited recording is held to the same rule.
+      writeRecording(copy, recording, redactor);
+      fs.writeFileSync(out, text);
+      scanWrittenFile(out, redactor.values());
+      for (const warning of warnings) ctx.note(`ccrepro import: ${warning}`);
+      ctx.print(`wrote ${out} and ${copy}`);
+      ctx.print(`replay it: ccrepro run ${path.relative(process.cwd(), out) || out} --claude <version>`);
+    });
+}

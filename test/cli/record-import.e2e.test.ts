@@ -1,0 +1,115 @@
+// Record → import → replay on a real release (2.1.332), the upstream being ccrepro's own mock: a built-in scenario
+// recorded through the proxy, imported, replayed with every request equal to its recorded one after normalisation;
+// and `ccrepro record -- claude -p …` with a sentinel key and token in the environment, none of whose bytes reach disk.
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readRecording } from "../../mock-api/recording.ts";
+import { mockScriptSchema } from "../../mock-api/script.ts";
+import { startMockServer } from "../../mock-api/server.ts";
+import { runAndCheck } from "../../pipeline/run-scenario.ts";
+import { loadScenario } from "../../pipeline/scenario-source.ts";
+import { resolveClaude } from "../../releases/resolve.ts";
+import { findScenario } from "../../scenarios/index.ts";
+import { E2E_RUNS_DIR, E2E_TIMEOUT_MS, verdictMessage } from "../e2e-run.ts";
+
+const VERSION = "2.1.332";
+const KEY = "sk-ant-api03-SENTINELKEY-e2e-0123456789abcdef";
+const TOKEN = "sk-ant-oat01-SENTINELTOKEN-e2e-fedcba9876543210";
+const ROOT = path.join(import.meta.dirname, "..", "..");
+const OUT = path.join(ROOT, "test-output", "record-import");
+
+// Every file under these paths, searched byte for byte for either sentinel.
+function filesHolding(needles: string[], ...roots: string[]): string[] {
+  const hits: string[] = [];
+  const visit = (p: string) => {
+    const stat = fs.lstatSync(p);
+    if (stat.isDirectory()) for (const name of fs.readdirSync(p)) visit(path.join(p, name));
+    else if (stat.isFile() && needles.some((n) => fs.readFileSync(p).includes(n))) hits.push(p);
+  };
+  for (const root of roots) if (fs.existsSync(root)) visit(root);
+  return hits;
+}
+
+const saved = { key: process.env.ANTHROPIC_API_KEY, token: process.env.CLAUDE_CODE_OAUTH_TOKEN };
+beforeAll(() => {
+  fs.rmSync(OUT, { recursive: true, force: true });
+  fs.mkdirSync(OUT, { recursive: true });
+  process.env.ANTHROPIC_API_KEY = KEY;
+  process.env.CLAUDE_CODE_OAUTH_TOKEN = TOKEN;
+});
+afterAll(() => {
+  for (const [name, value] of [["ANTHROPIC_API_KEY", saved.key], ["CLAUDE_CODE_OAUTH_TOKEN", saved.token]] as const) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+});
+
+describe(`record, import and replay on ${VERSION}`, () => {
+  let recordedRun = "";
+  it(
+    "replays a recorded built-in scenario with every request equal to its recorded one, and no sentinel byte anywhere",
+    async () => {
+      const recordingFile = path.join(OUT, "cache", "recording.json");
+      const scenario = findScenario("print-resume-cache-reuse")!;
+      const claude = await resolveClaude(VERSION);
+      const recorded = await runAndCheck({ scenario, params: scenario.params.parse({}), claude, requested: VERSION, runsDir: E2E_RUNS_DIR, recordApi: recordingFile });
+      expect(recorded.record.result.verdict, verdictMessage(recorded)).toBe("GREEN");
+      recordedRun = recorded.runDir;
+      expect(readRecording(recordingFile).exchanges.filter((e) => e.label === "messages")).toHaveLength(4);
+
+      const scenarioFile = path.join(OUT, "cache", "cache-replay.ts");
+      await promisify(execFile)(process.execPath, [path.join(ROOT, "bin", "ccrepro.mjs"), "import", recordingFile, "--out", scenarioFile]);
+      const replay = await runAndCheck({ scenario: await loadScenario(scenarioFile), params: {}, claude, requested: VERSION, runsDir: E2E_RUNS_DIR });
+      expect(replay.record.result.verdict, verdictMessage(replay)).toBe("GREEN");
+      expect(replay.record.result.notes[0]).toBe("replay fidelity: 4 of 4 replayed requests equal their recorded ones after normalisation; 4 of 4 recorded requests replayed");
+      expect(filesHolding([KEY, TOKEN], path.dirname(scenarioFile), recorded.runDir, replay.runDir)).toEqual([]);
+    },
+    E2E_TIMEOUT_MS,
+  );
+
+  it(
+    "imports the recorded run's own transcript and replays it on the same release",
+    async () => {
+      const transcripts = path.join(recordedRun, "transcripts");
+      const [dir] = fs.readdirSync(transcripts);
+      const [file] = fs.readdirSync(path.join(transcripts, dir!));
+      const scenarioFile = path.join(OUT, "transcript", "transcript-replay.ts");
+      await promisify(execFile)(process.execPath, [path.join(ROOT, "bin", "ccrepro.mjs"), "import", path.join(transcripts, dir!, file!), "--out", scenarioFile]);
+      const replay = await runAndCheck({ scenario: await loadScenario(scenarioFile), params: {}, claude: await resolveClaude(VERSION), requested: VERSION, runsDir: E2E_RUNS_DIR });
+      expect(replay.record.result.verdict, verdictMessage(replay)).toBe("GREEN");
+      expect(replay.record.result.notes[0]).toBe("transcript replay: 4 requests for 4 assistant turns");
+    },
+    E2E_TIMEOUT_MS,
+  );
+
+  it(
+    "ccrepro record -- claude -p: the sentinel key the command sent never reaches the recording",
+    async () => {
+      const mock = await startMockServer({ script: mockScriptSchema.parse({ fallback: { content: [{ type: "text", text: "pong" }] } }), logDir: path.join(OUT, "mock") });
+      const home = path.join(OUT, "home");
+      fs.mkdirSync(path.join(home, ".claude"), { recursive: true });
+      const claude = await resolveClaude(VERSION);
+      const outDir = path.join(OUT, "cli");
+      try {
+        const { stdout } = await promisify(execFile)(
+          process.execPath,
+          [path.join(ROOT, "bin", "ccrepro.mjs"), "record", "--upstream", mock.url, "--out", outDir, "--", claude.executablePath, "-p", "ping", "--dangerously-skip-permissions"],
+          { env: { PATH: process.env.PATH, HOME: home, CLAUDE_CONFIG_DIR: path.join(home, ".claude"), IS_SANDBOX: "1", ANTHROPIC_API_KEY: KEY, CLAUDE_CODE_OAUTH_TOKEN: TOKEN, DISABLE_AUTOUPDATER: "1" }, timeout: 90_000 },
+        );
+        expect(stdout).toContain("pong");
+      } finally {
+        await mock.close();
+      }
+      const recording = readRecording(path.join(outDir, "recording.json"));
+      const main = recording.exchanges.filter((e) => e.label === "messages");
+      expect(main.length).toBeGreaterThan(0);
+      // The key did reach the proxy: it was replaced, not absent.
+      expect(main.some((e) => e.request.headers["x-api-key"] === "[redacted]" || e.request.headers.authorization === "[redacted]")).toBe(true);
+      expect(filesHolding([KEY, TOKEN], outDir)).toEqual([]);
+    },
+    E2E_TIMEOUT_MS,
+  );
+});
