@@ -5,6 +5,9 @@ import interruptMidToolResume from "./interrupt-mid-tool-resume.ts";
 import printResumeCacheReuse from "./print-resume-cache-reuse.ts";
 import resumeOrphanedBackgroundTask from "./resume-orphaned-background-task.ts";
 import subagentResumeNotificationHeader from "./subagent-resume-notification-header.ts";
+import hookDecisionEnforced from "./hook-decision-enforced.ts";
+import maxTurnsCount from "./max-turns-count.ts";
+import stopHookLoop from "./stop-hook-loop.ts";
 import type { Scenario } from "../kit/scenario.ts";
 
 export const SCENARIOS: Scenario[] = [
@@ -14,6 +17,9 @@ export const SCENARIOS: Scenario[] = [
   backgroundMidTurn,
   interruptMidToolResume,
   printResumeCacheReuse,
+  hookDecisionEnforced,
+  stopHookLoop,
+  maxTurnsCount,
 ] as Scenario[];
 
 export function findScenario(name: string): Scenario | undefined {
