@@ -47,5 +47,13 @@ export default defineScenario({
     if (p.how !== "ask" && !shown.includes(REASON)) findings.push(finding({ id: "denial-not-shown", title: "the tool result does not carry the hook's reason", where: `request #${next.seq}: ${shown.slice(0, 160)}` }));
     return { reached: reached(), findings, notes: [`tool result: ${shown.slice(0, 200)}`] };
   },
-  known: [],
+  // ccrepro bisect hook-decision-enforced --old 2.1.47 --new 2.1.112 --param how=ask; run … --repeat 5 on 2.1.84 and 2.1.85
+  known: [
+    { versions: "<=2.1.84", params: { how: "ask" }, verdict: "RED", finding: "denied-write-ran", note: "under -p with bypassed permissions the hook's ask is ignored: the write runs (2.1.47, 2.1.84)" },
+    { versions: ">=2.1.85", params: { how: "ask" }, verdict: "GREEN", note: "the call is refused and the model told the hook's reason (2.1.85, 2.1.112, 2.1.217, 2.1.281, 2.1.332)" },
+    { versions: ">=2.1.47", params: { how: "exit2" }, verdict: "GREEN", note: "exit 2 blocks the write from user, project and --settings (2.1.47, 2.1.112, 2.1.217, 2.1.281, 2.1.332)" },
+    { versions: ">=2.1.47", params: { how: "deny" }, verdict: "GREEN", note: "2.1.47, 2.1.112, 2.1.217, 2.1.281, 2.1.332" },
+    { versions: ">=2.1.47", params: { how: "prompt-exit2" }, verdict: "GREEN", note: "the blocked prompt is in no request body (2.1.47 sends one request without it; later releases none)" },
+    { versions: ">=2.1.47", params: { how: "prompt-block" }, verdict: "GREEN", note: "as prompt-exit2" },
+  ],
 });
