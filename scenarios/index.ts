@@ -8,6 +8,7 @@ import subagentResumeNotificationHeader from "./subagent-resume-notification-hea
 import hookDecisionEnforced from "./hook-decision-enforced.ts";
 import maxTurnsCount from "./max-turns-count.ts";
 import stopHookLoop from "./stop-hook-loop.ts";
+import subagentBackgroundTaskNotified from "./subagent-background-task-notified.ts";
 import type { Scenario } from "../kit/scenario.ts";
 
 export const SCENARIOS: Scenario[] = [
@@ -20,6 +21,7 @@ export const SCENARIOS: Scenario[] = [
   hookDecisionEnforced,
   stopHookLoop,
   maxTurnsCount,
+  subagentBackgroundTaskNotified,
 ] as Scenario[];
 
 export function findScenario(name: string): Scenario | undefined {
