@@ -11,11 +11,12 @@ export default defineScenario({
   summary: "`claude -p --max-turns N` makes at most N model calls and ends with an error_max_turns result flagged is_error.",
   source: "anthropics/claude-code#32956: --max-turns miscounted in headless runs.",
   link: "https://github.com/anthropics/claude-code/issues/32956",
-  params: z.strictObject({ maxTurns: count({ default: 2, min: 1, max: 20 }) }),
+  // calls: Bash calls per reply, made in parallel (callers found num_turns counting tool results).
+  params: z.strictObject({ maxTurns: count({ default: 2, min: 1, max: 20 }), calls: count({ default: 1, min: 1, max: 5 }) }),
   findings: ["max-turns-overrun", "max-turns-unreported", "max-turns-not-flagged"],
   sessions: [s1],
   // The model never stops asking for a tool: only the limit can end the loop.
-  mockScript: () => conversation({ main: { marker: MARKER, replies: [], then: bash("echo again", "one more turn") } }),
+  mockScript: (p) => conversation({ main: { marker: MARKER, replies: [], then: { content: Array.from({ length: p.calls }, (_, i) => bash(`echo again ${i}`, "one more turn").content ?? []).flat() } } }),
   steps: (p) => [print(s1, `${MARKER} keep going`, { args: ["--max-turns", String(p.maxTurns)] })],
   check(rec, p) {
     const result = resultOf(rec, s1);
@@ -37,7 +38,7 @@ export default defineScenario({
   // ccrepro bisect max-turns-count --old 2.1.72 --new 2.1.112; ccrepro run max-turns-count --claude V --repeat 5 --param maxTurns=N
   known: [
     { versions: "<=2.1.87", verdict: "RED", finding: "max-turns-not-flagged", note: "N requests, error_max_turns with is_error false and errors []; measured 1.0.128 (num_turns N), 2.1.72 (N = 1, 2, 5; num_turns N + 1), 2.1.87" },
-    { versions: ">=2.1.88", verdict: "GREEN", note: "N requests, is_error true, num_turns N + 1; errors name the limit from 2.1.112; measured 2.1.88, 2.1.112, 2.1.176–2.1.178, 2.1.281, 2.1.332 with N = 1, 2, 5" },
+    { versions: ">=2.1.88", verdict: "GREEN", note: "N requests, is_error true, num_turns N + 1; errors name the limit from 2.1.112; measured 2.1.88, 2.1.112, 2.1.176–2.1.178, 2.1.281, 2.1.332 with N = 1, 2, 5; calls=3 alike on 2.1.176–2.1.178, 2.1.332" },
   ],
   needs: ["stream-json-output"],
 });
