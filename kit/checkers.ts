@@ -52,6 +52,9 @@ export {
   type ToolUseBlock,
 } from "../checker/views.ts";
 
+// A session's system lines (notifications, warnings), read as data.
+export { systemLinesOf, type SystemLine } from "./system-lines.ts";
+
 // What a check returns.
 export { finding, reached, notReached, type CheckFinding } from "./findings.ts";
 import type * as verdicts from "../core/verdict.ts";

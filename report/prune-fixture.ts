@@ -28,11 +28,11 @@ export function copyRun(runDir: string, outDir: string, options: CopyOptions): P
   const to = runLayout(path.resolve(outDir));
   const paths = thisMachine();
   // Only what is copied is searched: iso/ and transcripts/ can be large.
-  const sources = [from.runJson, from.outboundLog, from.hooksLog, path.join(from.mockLog, REQUEST_INDEX_FILE)];
+  const sources = [from.runJson, from.outboundLog, from.hooksLog, from.workdirAtEnd, path.join(from.mockLog, REQUEST_INDEX_FILE)];
   if (fs.existsSync(from.hooksDir)) sources.push(...walk(from.hooksDir));
   for (const label of fs.existsSync(from.sessionsDir) ? fs.readdirSync(from.sessionsDir) : []) {
     const session = sessionLayout(from, label);
-    sources.push(session.sessionJson, session.stdout, session.stdin, path.join(session.dir, "terminal.jsonl"));
+    sources.push(session.sessionJson, session.stdout, session.stdin, session.workdir, path.join(session.dir, "terminal.jsonl"));
   }
   const discovered = discover(from.root, sources.filter((f) => fs.existsSync(f)), []);
   paths.merge(discovered.paths, false);
@@ -59,10 +59,12 @@ export function copyRun(runDir: string, outDir: string, options: CopyOptions): P
     copy(from.hooksLog, to.hooksLog);
     copy(from.hooksDir, to.hooksDir);
     copy(from.outboundLog, to.outboundLog);
+    // The working directory's snapshots: what fileOf reads (a sentinel file a hook should have kept from being written).
+    copy(from.workdirAtEnd, to.workdirAtEnd);
     for (const label of fs.existsSync(from.sessionsDir) ? fs.readdirSync(from.sessionsDir) : []) {
       const source = sessionLayout(from, label);
       const target = sessionLayout(to, label);
-      for (const key of ["stdout", "stdin", "sessionJson"] as const) copy(source[key], target[key]);
+      for (const key of ["stdout", "stdin", "sessionJson", "workdir"] as const) copy(source[key], target[key]);
       // A terminal session's output chunks (harness/terminal-session.ts), for replaying its screen or its .cast.
       copy(path.join(source.dir, "terminal.jsonl"), path.join(target.dir, "terminal.jsonl"));
     }

@@ -5,6 +5,10 @@ import interruptMidToolResume from "./interrupt-mid-tool-resume.ts";
 import printResumeCacheReuse from "./print-resume-cache-reuse.ts";
 import resumeOrphanedBackgroundTask from "./resume-orphaned-background-task.ts";
 import subagentResumeNotificationHeader from "./subagent-resume-notification-header.ts";
+import hookDecisionEnforced from "./hook-decision-enforced.ts";
+import maxTurnsCount from "./max-turns-count.ts";
+import stopHookLoop from "./stop-hook-loop.ts";
+import subagentBackgroundTaskNotified from "./subagent-background-task-notified.ts";
 import type { Scenario } from "../kit/scenario.ts";
 
 export const SCENARIOS: Scenario[] = [
@@ -14,6 +18,10 @@ export const SCENARIOS: Scenario[] = [
   backgroundMidTurn,
   interruptMidToolResume,
   printResumeCacheReuse,
+  hookDecisionEnforced,
+  stopHookLoop,
+  maxTurnsCount,
+  subagentBackgroundTaskNotified,
 ] as Scenario[];
 
 export function findScenario(name: string): Scenario | undefined {

@@ -1,0 +1,59 @@
+// A hook's decision must hold: a PreToolUse deny (exit 2 or JSON) or ask keeps a Bash write from running, and a
+// UserPromptSubmit block keeps the prompt from the model (anthropics/claude-code#95726, #80039, #26923).
+import { answer, bash, block, choice, conversation, defineScenario, exit2, permission, print, session, text, z } from "../kit/index.ts";
+import { fileOf, finding, hookCallsOf, notReached, reached, requestsOf, resultOf } from "../kit/checkers.ts";
+
+const MARKER = "HOOK_DECISION_2T";
+const SECRET = "BLOCKED_PROMPT_TEXT_9Q";
+const REASON = "writes are not allowed here";
+const s1 = session("s1");
+const PRE_TOOL = { exit2: exit2(REASON), deny: permission("deny", REASON), ask: permission("ask", REASON) };
+const ON_PROMPT = { "prompt-exit2": exit2(REASON), "prompt-block": block(REASON) };
+type How = keyof typeof PRE_TOOL | keyof typeof ON_PROMPT;
+const isPrompt = (how: How): how is keyof typeof ON_PROMPT => how in ON_PROMPT;
+
+export default defineScenario({
+  name: "hook-decision-enforced",
+  summary: "A PreToolUse deny or ask keeps a Bash write from running, and a UserPromptSubmit block keeps the prompt from the model.",
+  source: "anthropics/claude-code#95726, #80039, #26923: a hook's deny or block was not enforced.",
+  link: "https://github.com/anthropics/claude-code/issues/95726",
+  params: z.strictObject({
+    // PreToolUse (matcher Bash) exits 2, answers a JSON deny or ask; or UserPromptSubmit exits 2 or answers a JSON block.
+    how: choice(["exit2", "deny", "ask", "prompt-exit2", "prompt-block"], { default: "exit2" }),
+    // Where the hook is declared: the user's settings, the project's .claude/settings.json, or --settings.
+    source: choice(["user", "project", "flag"], { default: "user" }),
+  }),
+  findings: ["denied-write-ran", "denial-not-shown", "blocked-prompt-sent"],
+  sessions: [s1],
+  mockScript: () => conversation({ main: { marker: MARKER, replies: [bash("echo written > sentinel.txt", "write the sentinel")], then: text("done") } }),
+  hooks: (p) => ({ answer: [isPrompt(p.how) ? answer("UserPromptSubmit", ON_PROMPT[p.how]) : answer("PreToolUse", PRE_TOOL[p.how], { matcher: "Bash" })], source: p.source }),
+  settingSources: ["user", "project"],
+  steps: () => [print(s1, `${MARKER} write the file ${SECRET}`)],
+  check(rec, p) {
+    const event = isPrompt(p.how) ? "UserPromptSubmit" : "PreToolUse";
+    if (hookCallsOf(rec, event).length === 0) return { reached: notReached(`the ${event} hook never ran`), findings: [] };
+    const requests = requestsOf(rec);
+    if (isPrompt(p.how)) {
+      if (!resultOf(rec, s1) && requests.length === 0) return { reached: notReached("claude -p neither answered nor sent a request"), findings: [] };
+      const leaked = requests.filter((r) => r.raw().includes(SECRET));
+      const findings = leaked.map((r) => finding({ id: "blocked-prompt-sent", title: "the prompt the UserPromptSubmit hook blocked was sent to the model", where: `request #${r.seq} (${r.stream})` }));
+      return { reached: reached(), findings, notes: [`${requests.length} requests; result: ${resultOf(rec, s1)?.subtype ?? "none"}`] };
+    }
+    const next = requests.find((r) => r.stream === "main" && r.toolResults.length > 0);
+    if (!next) return { reached: notReached("no request carried the Bash call's result"), findings: [] };
+    const findings = [];
+    if (fileOf(rec, "sentinel.txt") !== null) findings.push(finding({ id: "denied-write-ran", title: `the hook answered ${p.how}, but the Bash write ran: sentinel.txt exists`, where: "working directory at the end" }));
+    const shown = next.toolResults.map((r) => r.text).join(" | ");
+    if (p.how !== "ask" && !shown.includes(REASON)) findings.push(finding({ id: "denial-not-shown", title: "the tool result does not carry the hook's reason", where: `request #${next.seq}: ${shown.slice(0, 160)}` }));
+    return { reached: reached(), findings, notes: [`tool result: ${shown.slice(0, 200)}`] };
+  },
+  // ccrepro bisect hook-decision-enforced --old 2.1.47 --new 2.1.112 --param how=ask; run … --repeat 5 on 2.1.84 and 2.1.85
+  known: [
+    { versions: "<=2.1.84", params: { how: "ask" }, verdict: "RED", finding: "denied-write-ran", note: "under -p with bypassed permissions the hook's ask is ignored: the write runs (2.1.47, 2.1.84)" },
+    { versions: ">=2.1.85", params: { how: "ask" }, verdict: "GREEN", note: "the call is refused and the model told the hook's reason (2.1.85, 2.1.112, 2.1.217, 2.1.281, 2.1.332)" },
+    { versions: ">=2.1.47", params: { how: "exit2" }, verdict: "GREEN", note: "exit 2 blocks the write from user, project and --settings (2.1.47, 2.1.112, 2.1.217, 2.1.281, 2.1.332)" },
+    { versions: ">=2.1.47", params: { how: "deny" }, verdict: "GREEN", note: "2.1.47, 2.1.112, 2.1.217, 2.1.281, 2.1.332" },
+    { versions: ">=2.1.47", params: { how: "prompt-exit2" }, verdict: "GREEN", note: "the blocked prompt is in no request body (2.1.47 sends one request without it; later releases none)" },
+    { versions: ">=2.1.47", params: { how: "prompt-block" }, verdict: "GREEN", note: "as prompt-exit2" },
+  ],
+});

@@ -1,0 +1,19 @@
+// max-turns-count on real releases: `claude -p --max-turns N` makes N main requests and ends with error_max_turns,
+// is_error true and num_turns N + 1, on 2.1.332 (native binary) and 2.1.112 (cli.js); both cached in CI's usual runs.
+import { describe, expect, it } from "vitest";
+import { E2E_TIMEOUT_MS, runOnRelease, verdictMessage } from "../e2e-run.ts";
+
+const SCENARIO = "max-turns-count";
+
+describe(SCENARIO, { timeout: E2E_TIMEOUT_MS }, () => {
+  it.each([
+    ["2.1.332", 1],
+    ["2.1.332", 5],
+    ["2.1.112", 2],
+  ])("on %s with --max-turns %i: GREEN, N requests, error_max_turns flagged is_error", async (release, maxTurns) => {
+    const run = await runOnRelease(SCENARIO, release, { maxTurns });
+    expect(run.record.harnessError).toBeNull();
+    expect(run.record.result?.verdict, verdictMessage(run)).toBe("GREEN");
+    expect(run.record.result?.notes[0]).toContain(`${maxTurns} main requests; result error_max_turns is_error=true num_turns=${maxTurns + 1}`);
+  });
+});
