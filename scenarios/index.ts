@@ -1,5 +1,6 @@
 // The explicit list of scenarios; a test checks it matches the files in this folder.
 import backgroundMidTurn from "./background-mid-turn.ts";
+import continueLatest from "./continue-latest.ts";
 import hookTaskNotificationPrompt from "./hook-task-notification-prompt.ts";
 import interruptMidToolResume from "./interrupt-mid-tool-resume.ts";
 import printResumeCacheReuse from "./print-resume-cache-reuse.ts";
@@ -14,6 +15,7 @@ export const SCENARIOS: Scenario[] = [
   backgroundMidTurn,
   interruptMidToolResume,
   printResumeCacheReuse,
+  continueLatest,
 ] as Scenario[];
 
 export function findScenario(name: string): Scenario | undefined {
