@@ -52,6 +52,9 @@ export {
   type ToolUseBlock,
 } from "../checker/views.ts";
 
+// The transcripts claude wrote, row by row.
+export { conversationRows, transcriptOf, transcriptsOf, type TranscriptRow, type TranscriptView } from "../checker/transcripts.ts";
+
 // What a check returns.
 export { finding, reached, notReached, type CheckFinding } from "./findings.ts";
 import type * as verdicts from "../core/verdict.ts";

@@ -4,6 +4,7 @@ import continueLatest from "./continue-latest.ts";
 import hookTaskNotificationPrompt from "./hook-task-notification-prompt.ts";
 import interruptMidToolResume from "./interrupt-mid-tool-resume.ts";
 import printResumeCacheReuse from "./print-resume-cache-reuse.ts";
+import resumeHistoryLost from "./resume-history-lost.ts";
 import resumeOrphanedBackgroundTask from "./resume-orphaned-background-task.ts";
 import subagentResumeNotificationHeader from "./subagent-resume-notification-header.ts";
 import type { Scenario } from "../kit/scenario.ts";
@@ -16,6 +17,7 @@ export const SCENARIOS: Scenario[] = [
   interruptMidToolResume,
   printResumeCacheReuse,
   continueLatest,
+  resumeHistoryLost,
 ] as Scenario[];
 
 export function findScenario(name: string): Scenario | undefined {
