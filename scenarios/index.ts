@@ -4,6 +4,7 @@ import continueLatest from "./continue-latest.ts";
 import hookTaskNotificationPrompt from "./hook-task-notification-prompt.ts";
 import interruptMidToolResume from "./interrupt-mid-tool-resume.ts";
 import printResumeCacheReuse from "./print-resume-cache-reuse.ts";
+import resumePointsAtNothing from "./resume-points-at-nothing.ts";
 import resumeHistoryLost from "./resume-history-lost.ts";
 import resumeOrphanedBackgroundTask from "./resume-orphaned-background-task.ts";
 import subagentResumeNotificationHeader from "./subagent-resume-notification-header.ts";
@@ -18,6 +19,7 @@ export const SCENARIOS: Scenario[] = [
   printResumeCacheReuse,
   continueLatest,
   resumeHistoryLost,
+  resumePointsAtNothing,
 ] as Scenario[];
 
 export function findScenario(name: string): Scenario | undefined {
