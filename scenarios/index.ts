@@ -1,5 +1,6 @@
 // The explicit list of scenarios; a test checks it matches the files in this folder.
 import backgroundMidTurn from "./background-mid-turn.ts";
+import compactResume from "./compact-resume.ts";
 import continueLatest from "./continue-latest.ts";
 import hookTaskNotificationPrompt from "./hook-task-notification-prompt.ts";
 import interruptMidToolResume from "./interrupt-mid-tool-resume.ts";
@@ -20,6 +21,7 @@ export const SCENARIOS: Scenario[] = [
   continueLatest,
   resumeHistoryLost,
   resumePointsAtNothing,
+  compactResume,
 ] as Scenario[];
 
 export function findScenario(name: string): Scenario | undefined {
