@@ -6,6 +6,7 @@ import { logLineSchema, REQUEST_INDEX_FILE, type RequestEntry, type ResponseEndE
 import { readRunRecord } from "./run-record.ts";
 import { runLayout, sessionLayout } from "./run-layout.ts";
 import { parseStreamLine, type StreamEvent } from "./stream-events.ts";
+import { copiedTranscripts, type TranscriptFile } from "./transcripts.ts";
 import { clockNow } from "../core/time.ts";
 
 export interface StdoutRecord {
@@ -139,6 +140,9 @@ export interface Recordings {
   // Until when the run was watching (the end of its last step): an absence is judged over this whole span, not only
   // up to the last thing recorded. Absent live (the run is still watching) and for directories without run.json.
   observedUntil?: number;
+  // The transcripts claude wrote (the run directory's `transcripts/` copy, taken once every process was reaped); absent
+  // live and for recordings built in memory.
+  transcripts?: TranscriptFile[];
   // The raw request body bytes of request `seq`.
   body(seq: number): Buffer;
 }
@@ -259,7 +263,8 @@ export function loadRecordings(runDir: string): Recordings {
   const steps = fs.existsSync(run.runJson) ? readRunRecord(run.runJson).steps : [];
   const observedUntil = steps.length > 0 ? Math.max(...steps.map((step) => step.endedAt)) : undefined;
   const workdir = loadWorkdir(runDir, labels);
-  return { runDir, sessions, hooks, workdir, ...(observedUntil === undefined ? {} : { observedUntil }), ...loadRequestLog(run.mockLog) };
+  const transcripts = copiedTranscripts(run.transcripts);
+  return { runDir, sessions, hooks, workdir, transcripts, ...(observedUntil === undefined ? {} : { observedUntil }), ...loadRequestLog(run.mockLog) };
 }
 
 // The working directory's record before anything was snapshotted.

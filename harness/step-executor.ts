@@ -7,6 +7,7 @@ import { DEFAULT_SESSION_SETTINGS, headlessArgs, printArgs, sdkQueryOptions } fr
 import { StepFailure, type RunContext, type StepResult } from "./run-context.ts";
 import { sessionLayout } from "./run-layout.ts";
 import { SdkSession } from "./sdk-session.ts";
+import { editTranscript } from "./transcript-edit.ts";
 
 // How long a signalled session gets to exit before the next, harder signal.
 const SIGNAL_GRACE_MS = 10_000;
@@ -226,6 +227,8 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepResu
       const how = `exit ${target.process.exitCode ?? "-"} signal ${target.process.signal ?? "-"}`;
       return { outcome: "ok", detail: escalated ? `${how} (SIGTERM ignored, escalated to SIGKILL)` : how };
     }
+    case "edit-transcript":
+      return { outcome: "ok", detail: editTranscript(ctx, step) };
     case "pause":
       await new Promise((resolve) => setTimeout(resolve, step.ms));
       return { outcome: "ok", detail: null };

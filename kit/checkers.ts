@@ -54,6 +54,8 @@ export {
 
 // A session's system lines (notifications, warnings), read as data.
 export { systemLinesOf, type SystemLine } from "./system-lines.ts";
+// The transcripts claude wrote, row by row.
+export { conversationRows, transcriptOf, transcriptsOf, type TranscriptRow, type TranscriptView } from "../checker/transcripts.ts";
 
 // What a check returns.
 export { finding, reached, notReached, type CheckFinding } from "./findings.ts";

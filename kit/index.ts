@@ -70,6 +70,7 @@ export {
   type TerminalOptions,
   type WaitOptions,
 } from "./steps.ts";
+export { editTranscript, type TranscriptEdit } from "./transcripts.ts";
 export { allOf, anyOf, hookCalled, promptAnswered, quietFor, requestsMade, resultPrinted, sessionEnded, type Condition } from "./waits.ts";
 
 // Hooks: record, and answer.

@@ -1,8 +1,12 @@
 // The explicit list of scenarios; a test checks it matches the files in this folder.
 import backgroundMidTurn from "./background-mid-turn.ts";
+import compactResume from "./compact-resume.ts";
+import continueLatest from "./continue-latest.ts";
 import hookTaskNotificationPrompt from "./hook-task-notification-prompt.ts";
 import interruptMidToolResume from "./interrupt-mid-tool-resume.ts";
 import printResumeCacheReuse from "./print-resume-cache-reuse.ts";
+import resumePointsAtNothing from "./resume-points-at-nothing.ts";
+import resumeHistoryLost from "./resume-history-lost.ts";
 import resumeOrphanedBackgroundTask from "./resume-orphaned-background-task.ts";
 import subagentResumeNotificationHeader from "./subagent-resume-notification-header.ts";
 import hookDecisionEnforced from "./hook-decision-enforced.ts";
@@ -22,6 +26,10 @@ export const SCENARIOS: Scenario[] = [
   stopHookLoop,
   maxTurnsCount,
   subagentBackgroundTaskNotified,
+  continueLatest,
+  resumeHistoryLost,
+  resumePointsAtNothing,
+  compactResume,
 ] as Scenario[];
 
 export function findScenario(name: string): Scenario | undefined {

@@ -1,0 +1,68 @@
+// A `--resume` must bring back every turn its transcript holds, also when a line of the transcript is corrupt or cut off.
+import { choice, conversation, defineScenario, editTranscript, resultPrinted, resume, send, session, sessionEnded, start, stop, text, wait, z } from "../kit/index.ts";
+import { conversationRows, finding, notReached, reached, requestsOf, resultOf, sessionOf, transcriptOf } from "../kit/checkers.ts";
+
+const [s1, s2] = [session("s1"), session("s2")];
+// One marker per prompt: whichever prompt a request's history starts with names its stream.
+const TURNS = ["CCREPRO_HIST_ONE_6N", "CCREPRO_HIST_TWO_6N", "CCREPRO_HIST_THREE_6N"];
+const STREAMS = ["from-one", "from-two", "from-three"];
+// What a disk or a killed writer leaves: a line that is not JSON after the first answer, the first answer's own row
+// damaged (the chain of parentUuid links through it breaks), or a row cut off mid-write at the end.
+const CUT = '{"type":"user","message":{"role":"user","content":"cut off';
+const DAMAGE = {
+  "corrupt-line": (text: string) => text.replace(/^(.*"type":"assistant".*)$/m, `$1\n${CUT}`),
+  "corrupt-row": (text: string) => text.replace(/^.*"type":"assistant".*$/m, CUT),
+  "cut-tail": (text: string) => text + CUT,
+  none: (text: string) => text,
+};
+const params = z.strictObject({ damage: choice(["corrupt-line", "corrupt-row", "cut-tail", "none"], { default: "corrupt-line" }) });
+
+export default defineScenario({
+  name: "resume-history-lost",
+  summary: "`--resume` of a session whose transcript has a corrupt or cut-off line still sends every turn the transcript holds.",
+  source: "anthropics/claude-code#35024, #21617, #58554, #88597: a resumed session comes back with part of its history, or none (corrupt-line skipping fixed in 2.1.121).",
+  link: "https://github.com/anthropics/claude-code/issues/35024",
+  params,
+  findings: ["history-lost", "resume-refused"],
+  sessions: [s1, s2],
+  mockScript: () => conversation(Object.fromEntries(STREAMS.map((stream, i) => [stream, { marker: TURNS[i]!, replies: [], then: text(`answer ${i + 1}`) }]))),
+  steps: ({ damage }) => [
+    start(s1, { prompt: `${TURNS[0]} say one` }),
+    wait("turn one answered", resultPrinted(s1)),
+    send(s1, `${TURNS[1]} say two`),
+    wait("turn two answered", resultPrinted(s1, { count: 2 })),
+    stop(s1),
+    wait("session 1 exited", sessionEnded(s1)),
+    editTranscript(`damage: ${damage}`, { of: s1, edit: DAMAGE[damage] }),
+    resume(s2, { from: s1, prompt: `${TURNS[2]} say three` }),
+    wait("the resumed turn ended", resultPrinted(s2)),
+  ],
+  check(rec, { damage }) {
+    const transcript = transcriptOf(rec, s1);
+    const started = sessionOf(rec, s2)?.process?.startedAt;
+    if (!transcript || started === undefined) return { reached: notReached("session 1 left no transcript, or session 2 never started"), findings: [] };
+    if (damage !== "none" && !transcript.rows.some((row) => row.json === null)) return { reached: notReached("the transcript holds no damaged line"), findings: [] };
+    // The turns the transcript held when session 2 started: its conversation rows written before then.
+    const held = conversationRows(transcript).filter((row) => row.at !== null && row.at < started);
+    const asked = requestsOf(rec, { session: s2 }).find((r) => STREAMS.includes(r.stream ?? ""));
+    if (!asked) {
+      const result = resultOf(rec, s2);
+      if (!result?.is_error) return { reached: notReached("the resumed session sent no request and reported no error"), findings: [] };
+      const title = `the resume was refused (${result.subtype}: ${String(result.result ?? result.errors?.[0] ?? "")})`.slice(0, 200);
+      return { reached: reached(), findings: [finding({ id: "resume-refused", title: `${title}, though the transcript holds ${held.length} messages`, where: `session s2 result line ${result.line}` })] };
+    }
+    // Each held message must come back; consecutive user rows may be merged into one message, so texts are compared.
+    const sent = JSON.stringify(asked.messages);
+    const lost = held.filter((row) => row.text !== "" && !sent.includes(JSON.stringify(row.text).slice(1, -1)));
+    const findings = lost.map((row) =>
+      finding({ id: "history-lost", title: `the resumed request lacks the ${row.type} message "${row.text.slice(0, 60)}" (transcript line ${row.line})`, where: `request #${asked.seq}` }),
+    );
+    return { reached: reached(), findings, notes: [`transcript ${transcript.path}: ${held.length} messages before the resume; the resumed request starts ${asked.stream}`] };
+  },
+  // Not reproduced: `ccrepro run resume-history-lost --claude V --param damage=D` (2026-12-01), every damage GREEN.
+  known: [
+    { versions: "1.0.128 || 2.1.112 || 2.1.114 || 2.1.118 || 2.1.120 || 2.1.281 || 2.1.332", verdict: "GREEN", note: "corrupt-line and cut-tail: the bad line is skipped, every held message comes back" },
+    { versions: "2.1.112 || 2.1.332", params: { damage: "corrupt-row" }, verdict: "GREEN", note: "only the destroyed row's message is missing; the chain is mended past it" },
+  ],
+  needs: ["stream-json-input", "resume"],
+});

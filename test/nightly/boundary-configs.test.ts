@@ -1,0 +1,21 @@
+// nightly/boundaries/*.json: each is a valid nightly config whose scenarios are registered, so every boundary a
+// scenario claims runs for real on both of its sides.
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadNightlyConfig, scenarioEntries } from "../../nightly/config.ts";
+import { findScenario } from "../../scenarios/index.ts";
+
+const DIR = path.join(import.meta.dirname, "..", "..", "nightly", "boundaries");
+const files = fs.existsSync(DIR) ? fs.readdirSync(DIR).filter((name) => name.endsWith(".json")) : [];
+
+describe("nightly/boundaries", () => {
+  it.each(files)("%s loads and names registered scenarios on exact releases", async (name) => {
+    const config = await loadNightlyConfig(path.join(DIR, name));
+    for (const entry of scenarioEntries(config)) expect(findScenario(entry.name), entry.name).toBeDefined();
+    for (const version of config.versions) expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+    // Named after its scenario, and a boundary has two sides.
+    expect(scenarioEntries(config).map((e) => e.name)).toContain(name.replace(/\.json$/, ""));
+    expect(config.versions.length % 2).toBe(0);
+  });
+});
