@@ -14,8 +14,8 @@
 //   again with fresh runs before the pair is named; a contradiction is reported, not hidden.
 // - A confidence for the whole answer rather than per run, as flake-aware culprit finding does (Henderson et al.,
 //   "Flake Aware Culprit Finding", ICST 2023, which keeps a posterior over every candidate): here the per-decision
-//   error α = (1 − confidence) / decisions, and the answer's confidence is 1 − Σ α over the decisions taken (a union
-//   bound). It holds when the calibrated rates are right; the tests measure it with rates that are estimated.
+//   error α = (1 − confidence) / decisions, and the answer's confidence is 1 − Σ α over the decisions taken plus the
+//   calibration's p-value (a union bound). It holds when the calibrated rates are right; the tests measure it with rates that are estimated.
 import { wilson } from "../pipeline/rates.ts";
 
 export const CALIBRATION_HITS = 4;
@@ -139,13 +139,26 @@ export function sprt(hits: number, misses: number, p0: number, p1: number, alpha
   return "UNKNOWN";
 }
 
-// Whether two measured rates differ: a one-sided two-proportion z-test (pooled) at 5 %, z ≥ 1.645.
-export function separated(a: Pick<Tally, "hits" | "of">, b: Pick<Tally, "hits" | "of">): boolean {
-  if (a.of === 0 || b.of === 0) return false;
+// The pooled two-proportion z statistic of two measured rates (0 when nothing tells them apart).
+function zOf(a: Pick<Tally, "hits" | "of">, b: Pick<Tally, "hits" | "of">): number {
+  if (a.of === 0 || b.of === 0) return 0;
   const pooled = (a.hits + b.hits) / (a.of + b.of);
   const se = Math.sqrt(pooled * (1 - pooled) * (1 / a.of + 1 / b.of));
-  if (se === 0) return false;
-  return Math.abs(a.hits / a.of - b.hits / b.of) / se >= 1.645;
+  return se === 0 ? 0 : Math.abs(a.hits / a.of - b.hits / b.of) / se;
+}
+
+// Whether two measured rates differ: a one-sided two-proportion z-test (pooled) at 5 %, z ≥ 1.645.
+export function separated(a: Pick<Tally, "hits" | "of">, b: Pick<Tally, "hits" | "of">): boolean {
+  return zOf(a, b) >= 1.645;
+}
+
+// The one-sided p-value of that test: the chance ends of one rate look this different (Abramowitz–Stegun 7.1.26 for
+// the normal tail, error < 1.5e-7). It is the calibration's share of the answer's error.
+export function separationError(a: Pick<Tally, "hits" | "of">, b: Pick<Tally, "hits" | "of">): number {
+  const x = zOf(a, b) / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * x);
+  const erfc = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))) * Math.exp(-x * x);
+  return erfc / 2;
 }
 
 // Steps a plain bisection of n candidates takes at most.
@@ -225,12 +238,13 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
   const kind: ChangeKind = oldRate.hits === 0 ? "appearance" : newRate.hits === 0 ? "disappearance" : "rate-change";
 
   const candidates = versions.slice(1, -1);
-  // Decisions: the bisection's steps and the two confirmations.
+  // Decisions: the bisection's steps and the two confirmations (the calibration's error is added as measured).
   const alpha = (1 - confidence) / (stepsFor(candidates.length) + 2);
   // The cap is where Pinpoint would force a verdict: here twice the runs the SPRT needs to say SAME (or DIFFERENT)
   // from the weaker kind of evidence alone, so a release that truly has one end's rate is rarely left UNKNOWN.
   const stepCap = options.stepCap ?? Math.max(DEFAULT_STEP_CAP, sprtCap(p0, p1, alpha));
-  let spentAlpha = 0;
+  // The calibration's error counts too: the chance the two ends only look different.
+  let spentAlpha = separationError(oldRate, newRate);
 
   const compare = async (version: string, role: FlakyStep["role"]): Promise<Answer> => {
     const tally: Tally = { hits: 0, of: 0, runs: 0 };

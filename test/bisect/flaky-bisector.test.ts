@@ -14,7 +14,7 @@
 // rate takes. The confidence it reports is lower than its measured accuracy (it is a union bound, and 0 when the
 // confirmation disagreed), so it does not overstate.
 import { describe, expect, it } from "vitest";
-import { flakyBisect, FlakyBisectError, sprt, separated, testedRates, type Sample } from "../../bisect/flaky-bisector.ts";
+import { flakyBisect, FlakyBisectError, separationError, sprt, separated, testedRates, type Sample } from "../../bisect/flaky-bisector.ts";
 import { measure, sampler, seeded, truth } from "./flaky-sim.ts";
 
 const scripted = (outcomes: Record<string, (boolean | null)[]>): Sample => {
@@ -39,6 +39,9 @@ describe("the pieces", () => {
   it("the ends are told apart by a two-proportion test; tested rates are pulled toward each other", () => {
     expect(separated({ hits: 0, of: 10 }, { hits: 4, of: 5 })).toBe(true);
     expect(separated({ hits: 8, of: 10 }, { hits: 4, of: 4 })).toBe(false);
+    // The calibration's error is the test's p-value: 0 of 10 against 4 of 4 is z = 3.7, p = 0.0001.
+    expect(separationError({ hits: 0, of: 10 }, { hits: 4, of: 4 })).toBeCloseTo(0.0001, 4);
+    expect(separationError({ hits: 8, of: 10 }, { hits: 4, of: 4 })).toBeGreaterThan(0.05);
     const { p0, p1 } = testedRates({ hits: 0, of: 13 }, { hits: 4, of: 13 });
     expect(p0).toBeGreaterThanOrEqual(0.5 / 14);
     expect(p1).toBeLessThan(4.5 / 14);
