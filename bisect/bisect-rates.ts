@@ -71,8 +71,8 @@ export function formatRateSummary(r: RateBisectResult): string {
     `last like the old end: ${r.lastOld}`,
     `first like the new end: ${r.firstNew}`,
     ...(r.unknownBetween.length > 0 ? [`left UNKNOWN between them: ${r.unknownBetween.join(", ")}`] : []),
-    `confirmed: ${r.confirmed ? "both sides measured again and held" : "NO — a side measured again disagreed; treat the pair as a lead"}`,
-    `confidence: ${(r.confidence * 100).toFixed(1)}% (union bound over the decisions; the calibrated rates taken as true)`,
+    `confirmed: ${!r.confirmed ? "NO — a side measured again disagreed; treat the pair as a lead" : r.steps.some((s) => s.role === "confirm") ? "the sides inside the range measured again and held" : "the pair is the two ends, each calibrated"}`,
+    `confidence: ${(r.confidence * 100).toFixed(1)}% (union bound over the decisions and the calibration; the calibrated rates taken as true)`,
     `runs: ${r.runs} (a fixed --repeat 10 bisection would start ${r.fixedRepeat10Runs})`,
   ].join("\n");
 }
