@@ -31,6 +31,8 @@ const expectationEntrySchema = z.strictObject({
   reason: z.string().min(1, { error: "say why this is expected" }),
   // Where it is tracked: an issue URL, a seed file.
   link: z.string().optional(),
+  // The cell races: a flaky cell with `verdict` among its runs meets the entry ("RED 8/10" meets RED).
+  flaky: z.boolean().optional(),
 });
 
 export const nightlyConfigSchema = z.strictObject({
@@ -40,6 +42,10 @@ export const nightlyConfigSchema = z.strictObject({
   versions: z.array(z.string().min(1)).min(1),
   repeats: z.int().min(1).max(20).default(1),
   concurrency: z.int().min(1).max(32).default(2),
+  // A cell that differs from the ledger or the previous nightly is run again, up to this many runs in all, until the
+  // rate rule (pipeline/rates.ts) settles it flaky, changed or unchanged; absent or 0 (as before rates) reports
+  // the first runs as they are. 10 is what docs/rates.md recommends.
+  confirmRuns: z.int().min(0).max(50).optional(),
   // Checked in order before the scenarios' own `known` lists; the first entry that matches a cell decides.
   expectations: z.array(expectationEntrySchema).default([]),
   // Whether the scenarios' `known` lists seed the ledger after the entries above.

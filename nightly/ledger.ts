@@ -16,6 +16,8 @@ export const expectationSchema = z.object({
   versions: z.string().nullable(),
   // config: the nightly config's expectations; scenario: a scenario's `known` list; default: no entry matched.
   source: z.enum(["config", "scenario", "default"]),
+  // The cell is known to race: a flaky cell with `verdict` among its runs meets it.
+  flaky: z.boolean().optional(),
 });
 export type Expectation = z.infer<typeof expectationSchema>;
 
@@ -44,7 +46,7 @@ export function buildLedger(config: NightlyConfig): LedgerEntry[] {
     scenario: e.scenario,
     versions: e.versions,
     params: e.params ?? null,
-    expectation: { verdict: e.verdict, finding: e.finding ?? null, reason: e.reason, link: e.link ?? null, versions: e.versions, source: "config" },
+    expectation: { verdict: e.verdict, finding: e.finding ?? null, reason: e.reason, link: e.link ?? null, versions: e.versions, source: "config", ...(e.flaky ? { flaky: true } : {}) },
   }));
   return config.seedFromScenarios ? [...entries, ...scenarioLedger()] : entries;
 }

@@ -5,7 +5,9 @@ import pLimit from "p-limit";
 import { UserError } from "../core/errors.ts";
 import { releaseIndex, type ReleaseIndex } from "../releases/registry.ts";
 import { assembleSummary, type PreviousNightly } from "./assemble.ts";
+import { stabilityOf } from "../pipeline/rates.ts";
 import { cellFromRuns, totalsOf } from "./cell-outcome.ts";
+import { ratesDiffer } from "./compare.ts";
 import type { NightlyConfig } from "./config.ts";
 import { buildLedger } from "./ledger.ts";
 import { planMatrix, type PlannedCell } from "./matrix.ts";
@@ -82,14 +84,36 @@ export async function runNightly(options: NightlyOptions): Promise<Summary> {
       return { run, started, ended };
     });
 
+  const before = new Map((options.previous?.summary.cells ?? []).map((cell) => [cell.key, cell]));
+  // Whether a cell's runs so far say something other than the ledger or the previous nightly: then it is run again
+  // before it is reported, so one flip of a race is not an alarm.
+  const differs = (cell: Cell): boolean => {
+    if (cell.status === "error") return false;
+    if (cell.status === "unexpected") return true;
+    if (cell.expectation.flaky === true && !cell.flaky) return true;
+    const old = before.get(cell.key);
+    return old !== undefined && (old.verdict !== cell.verdict || old.flaky !== cell.flaky || ratesDiffer(old, cell));
+  };
+
   const cells = await Promise.all(
     planned.map(async (plannedCell) => {
       const repeats = await Promise.all(Array.from({ length: config.repeats }, (_, repeat) => runOnce(plannedCell, repeat)));
-      const cell = cellFromRuns(
+      let cell = cellFromRuns(
         plannedCell,
         repeats.map((r) => r.run),
         ledger,
       );
+      // Confirmation: one run at a time up to confirmRuns in all, stopping as soon as the rate rule is settled (a
+      // disagreement settles flaky at once, as V8's flake bisect stops at its k-th failure; "unchanged" or "changed"
+      // needs every run). ERROR ends it: a broken harness says nothing about the rate.
+      const first = repeats.length;
+      while (differs(cell) && repeats.length < (config.confirmRuns ?? 0) && !signal.aborted) {
+        if (stabilityOf(repeats.map((r) => r.run.result.verdict), config.confirmRuns) !== "open") break;
+        repeats.push(await runOnce(plannedCell, repeats.length));
+        cell = cellFromRuns(plannedCell, repeats.map((r) => r.run), ledger);
+        if (cell.verdict === "ERROR") break;
+      }
+      if (repeats.length > first) cell = { ...cell, confirmRuns: repeats.length - first };
       finished.push(cell);
       const ms = Math.max(...repeats.map((r) => r.ended)) - Math.min(...repeats.map((r) => r.started));
       options.onCell?.({ cell, done: finished.length, total: planned.length, totals: totalsOf(finished), ms });

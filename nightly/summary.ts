@@ -37,6 +37,12 @@ export const cellSchema = z.object({
   verdict: verdictSchema,
   reason: z.string(),
   flaky: z.boolean(),
+  // "RED 8/10" for a flaky cell, the verdict for a stable one; absent in summaries written before rates.
+  rate: z.string().optional(),
+  // Runs per verdict: what the next nightly compares its rate with (the ledger of rates).
+  counts: z.partialRecord(verdictSchema, z.int()).optional(),
+  // Runs added because the first ones differed from the ledger or the previous nightly.
+  confirmRuns: z.int().optional(),
   // Ids of the red findings across the repeats, sorted.
   redFindings: z.array(z.string()),
   expectation: expectationSchema,
@@ -47,7 +53,7 @@ export type Cell = z.infer<typeof cellSchema>;
 
 const cellStateSchema = z.object({ verdict: verdictSchema, redFindings: z.array(z.string()) });
 
-export const CELL_CHANGE_KINDS = ["new-red", "fixed", "finding-changed", "verdict-changed", "flaky"] as const;
+export const CELL_CHANGE_KINDS = ["new-red", "fixed", "finding-changed", "verdict-changed", "flaky", "rate-changed"] as const;
 export type CellChangeKind = (typeof CELL_CHANGE_KINDS)[number];
 
 export const changeSchema = z.union([

@@ -1,5 +1,11 @@
 // The rules every caller applies to verdicts alike: what a harness failure is, and what repeats add up to.
 import type { CheckResult, Verdict } from "../core/verdict.ts";
+import { rateLabel, repeatRates, type RepeatRates } from "./rates.ts";
+
+// Exit code of `ccrepro run --repeat N` whose repeats disagree (flaky by the rule in rates.ts): not 0 (it is not
+// GREEN), not 1 (a plain RED means every run showed the bug), not 2 (the runs did reach their point). Stable cells keep
+// the verdict codes 0–4; `--exit-codes git-bisect` maps a flaky cell to 125 (skip) as before.
+export const FLAKY_EXIT = 6;
 
 // A run the harness could not carry out (or a cell that never ran): ERROR, with no findings.
 export function harnessErrorResult(reason: string): CheckResult {
@@ -16,16 +22,24 @@ export interface CombinedRepeats {
   reason: string;
   // Repeats gave different verdicts (none of them ERROR).
   flaky: boolean;
+  // Per verdict and per finding, how many runs showed it, with Wilson intervals (pipeline/rates.ts).
+  rates: RepeatRates;
+  // "RED 8/10" for a flaky cell, the verdict for a stable one.
+  label: string;
 }
 
 // Any ERROR makes the whole ERROR; repeats that disagree are not a verdict, so they are INCONCLUSIVE, never one
 // picked among them.
+// picked among them. The cell's verdict vocabulary stays closed (a flaky cell is INCONCLUSIVE with flaky set); its
+// label says the rate ("RED 8/10"), which is how reports show it.
 export function combineRepeats(results: readonly CheckResult[]): CombinedRepeats {
+  const rates = repeatRates(results);
   const failed = results.find((r) => r.verdict === "ERROR");
-  if (failed) return { verdict: "ERROR", reason: failed.reason, flaky: false };
+  if (failed) return { verdict: "ERROR", reason: failed.reason, flaky: false, rates, label: "ERROR" };
   const verdicts = results.map((r) => r.verdict);
   const distinct = [...new Set(verdicts)];
-  if (distinct.length === 1) return { verdict: distinct[0]!, reason: results[0]!.reason, flaky: false };
-  if (distinct.length === 0) return { verdict: "ERROR", reason: "no run finished", flaky: false };
-  return { verdict: "INCONCLUSIVE", reason: `repeats disagree: ${verdicts.join(", ")}`, flaky: true };
+  if (distinct.length === 1) return { verdict: distinct[0]!, reason: results[0]!.reason, flaky: false, rates, label: distinct[0]! };
+  if (distinct.length === 0) return { verdict: "ERROR", reason: "no run finished", flaky: false, rates, label: "ERROR" };
+  const label = rateLabel(rates);
+  return { verdict: "INCONCLUSIVE", reason: `repeats disagree: ${verdicts.join(", ")}`, flaky: true, rates, label };
 }

@@ -118,7 +118,7 @@ function matrix(summary: Summary): string {
       const dots = cell.runs.length > 1 ? `<span class="dots">${cell.runs.map((r) => dot(r.result.verdict)).join("")}</span>` : "";
       return (
         `<td class="cell ${cell.verdict} ${cell.status}"><a href="#${cellId(i)}" data-cell="${cellId(i)}" title="${h(cell.reason)}">` +
-        `<span class="status">${STATUS_MARK[cell.status]}</span>${cell.verdict}${cell.flaky ? " (flaky)" : ""}` +
+        `<span class="status">${STATUS_MARK[cell.status]}</span>${cell.flaky && cell.rate !== undefined ? `${cell.rate} (flaky)` : cell.verdict}${cell.flaky && cell.rate === undefined ? " (flaky)" : ""}` +
         `<span class="findings">${h(cell.redFindings.join(", "))}</span>${dots}</a></td>`
       );
     });

@@ -27,7 +27,13 @@ function runHref(result: ReleaseResult, baseDir: string, pageDir: string): strin
 
 // The label under the verdict: the red findings, shortened to fit the cell; the tooltip has them whole.
 function findingLabel(result: ReleaseResult): string {
-  if (result.red.length === 0) return result.flaky ? "flaky" : "";
+  // A flaky release shows its rate ("RED 2/3"), from its runs' verdicts, by the rule in pipeline/rates.ts.
+  if (result.flaky) {
+    const reds = result.runs.filter((r) => r.verdict === "RED").length;
+    const greens = result.runs.filter((r) => r.verdict === "GREEN").length;
+    return reds >= greens ? `RED ${reds}/${result.runs.length}` : `GREEN ${greens}/${result.runs.length}`;
+  }
+  if (result.red.length === 0) return "";
   const first = result.red[0]!.replace(/^notification-/, "");
   return `${first.length > 10 ? `${first.slice(0, 9)}…` : first}${result.red.length > 1 ? ` +${result.red.length - 1}` : ""}`;
 }

@@ -44,6 +44,8 @@ export function verdictText(verdict: Verdict, redFindings: readonly string[]): s
 }
 
 export function cellVerdictText(cell: Cell): string {
+  // A flaky cell shows its rate, "RED 8/10 (flaky)", where its summary has one.
+  if (cell.flaky && cell.rate !== undefined) return `${cell.rate} (flaky)`;
   return `${verdictText(cell.verdict, cell.redFindings)}${cell.flaky ? " (flaky)" : ""}`;
 }
 
@@ -63,6 +65,7 @@ export const CHANGE_LABEL: Record<Change["kind"], string> = {
   "finding-changed": "finding changed",
   "verdict-changed": "verdict changed",
   flaky: "flaky",
+  "rate-changed": "rate changed",
   "new-release": "new release",
 };
 

@@ -1,7 +1,10 @@
 // `ccrepro bisect`: which release broke (or fixed) a scenario, found by running real releases from npm.
 import { Option, type Command } from "commander";
 import { bisectClaudeReleases, bisectSdkReleases, type ReleaseBisect } from "../../bisect/bisect-releases.ts";
+import { bisectClaudeRates, formatRateStep, formatRateSummary } from "../../bisect/bisect-rates.ts";
 import { BisectError } from "../../bisect/errors.ts";
+import { FlakyBisectError } from "../../bisect/flaky-bisector.ts";
+import { resolveVersions } from "../../releases/registry.ts";
 import { formatProgress, formatStop, formatSummary } from "../../bisect/format.ts";
 import type { ProgressEvent } from "../../bisect/types.ts";
 import { UserError } from "../../core/errors.ts";
@@ -41,6 +44,11 @@ export function registerBisectCommand(program: Command, ctx: CliContext): void {
     .option("--json", "print the result as JSON")
     .option("--check-changelog", "check that both releases' changelog entries are reachable")
     .option("--reuse <dir>", "take verdicts from matching run directories under DIR instead of running them again (repeatable)", collect, [])
+    .option("--confidence <p>", "bisect a rate: calibrate at the bad end, as many runs per release as this confidence takes (e.g. 0.95); for races", (v: string) => {
+      const p = Number(v);
+      if (!(p > 0 && p < 1)) throw new UserError(`--confidence takes a number between 0 and 1, not ${v}`, "BAD_ARGUMENT");
+      return p;
+    })
     .option("--max-runs <n>", "stop once N runs were started (reused verdicts are free); prints the range left and the command that resumes", wholeNumber("--max-runs", 0, 10_000))
     .action(async (name: string, options) => {
       const scenario = await ctx.scenarioNamed(name);
@@ -63,6 +71,40 @@ export function registerBisectCommand(program: Command, ctx: CliContext): void {
         onNote: (line) => ctx.note(line),
         signal: ctx.interruptSignal(),
       };
+      if (options.confidence !== undefined) {
+        if (options.axis !== "claude" || options.reuse.length > 0 || options.repeat !== 1) {
+          throw new UserError("--confidence picks its own runs per release on the claude axis: drop --axis sdk, --reuse and --repeat", "BAD_ARGUMENT");
+        }
+        const one = async (word: string, flag: string) => {
+          const found = await resolveVersions(word);
+          if (found.length !== 1) throw new UserError(`${flag} ${word} names ${found.length} releases; give exactly one`, "BAD_ARGUMENT");
+          return found[0]!;
+        };
+        try {
+          const result = await bisectClaudeRates({
+            scenario,
+            params: input.params,
+            drive: input.drive,
+            old: await one(options.old, "--old"),
+            new: await one(options.new, "--new"),
+            finding: options.finding,
+            confidence: options.confidence,
+            runsDir: options.runsDir,
+            maxRuns: options.maxRuns,
+            onStep: (step) => ctx.note(formatRateStep(step)),
+            onRun: (version, seen, runDir) => ctx.note(`  ${version}: ${seen === null ? "said nothing" : seen ? "signal" : "no signal"}${runDir ? ` (${runDir})` : ""}`),
+            signal: input.signal,
+          });
+          ctx.print(options.json ? JSON.stringify(result, null, 2) : formatRateSummary(result));
+          // An unconfirmed pair is a lead, not an answer: the flaky code, as for run --repeat.
+          if (!result.confirmed) ctx.setExit(6);
+        } catch (error) {
+          if (!(error instanceof FlakyBisectError)) throw error;
+          ctx.print(options.json ? JSON.stringify({ stopped: error.failure.kind, message: error.message, runs: error.failure.runs }, null, 2) : `${error.message} (after ${error.failure.runs} runs)`);
+          ctx.setExit(error.failure.kind === "budget-spent" ? EXIT_BISECT_BUDGET_SPENT : 3);
+        }
+        return;
+      }
       try {
         if (options.axis === "sdk") {
           if (options.claude === undefined) throw new UserError("--axis sdk needs --claude VERSION, the release every run uses", "BAD_ARGUMENT");

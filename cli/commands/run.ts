@@ -3,7 +3,8 @@ import path from "node:path";
 import { Option, type Command } from "commander";
 import { markPhase } from "../../core/phases.ts";
 import { GIT_BISECT_EXIT, VERDICT_EXIT, type CheckResult } from "../../core/verdict.ts";
-import { combineRepeats } from "../../pipeline/verdict-rules.ts";
+import { formatRates, stabilityOf } from "../../pipeline/rates.ts";
+import { combineRepeats, FLAKY_EXIT } from "../../pipeline/verdict-rules.ts";
 import { resolveClaude } from "../../releases/resolve.ts";
 import { runAndCheck } from "../../pipeline/run-scenario.ts";
 import type { CliContext } from "../context.ts";
@@ -13,10 +14,11 @@ import { wholeNumber } from "../numbers.ts";
 
 export function registerRunCommand(program: Command, ctx: CliContext): void {
   withRunOptions(program.command("run"))
-    .description("run a scenario against a claude release or binary; exit 0 GREEN, 1 RED, 2 INCONCLUSIVE, 3 ERROR, 4 UNSUPPORTED")
+    .description("run a scenario against a claude release or binary; exit 0 GREEN, 1 RED, 2 INCONCLUSIVE, 3 ERROR, 4 UNSUPPORTED, 6 flaky (repeats disagree)")
     .argument("<scenario>", "a scenario name (ccrepro scenarios lists them) or a scenario file's path")
     .requiredOption("--claude <word>", "a version, latest, or a path to a claude executable")
-    .option("--repeat <n>", "run it n times", wholeNumber("--repeat", 1, 100), 1)
+    .option("--repeat <n>", "run it n times; prints per verdict and per finding how many runs showed it (95% Wilson interval)", wholeNumber("--repeat", 1, 100), 1)
+    .option("--stop-early", "with --repeat: stop as soon as the repeats are settled as flaky (they disagree), as V8's flake bisect stops at its k-th failure")
     .option("--json", "print the result as JSON")
     .option("--record-api <file>", "also record the run's API traffic into this recording file (as `ccrepro record` does), for `ccrepro import`")
     .addOption(new Option("--exit-codes <style>", "exit code convention").choices(["verdict", "git-bisect"]).default("verdict"))
@@ -30,6 +32,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       const abort = ctx.interruptSignal();
       const results: CheckResult[] = [];
       for (let i = 0; i < options.repeat && !abort.aborted; i += 1) {
+        if (options.stopEarly && stabilityOf(results.map((r) => r.verdict), options.repeat) !== "open") break;
         const { runDir, record, cache } = await runAndCheck({
           scenario,
           params,
@@ -46,8 +49,15 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
         ctx.print(options.json ? JSON.stringify({ runDir, ...result }) : formatCheckResult(result, runDir, { cache }));
         markPhase("printed");
       }
-      const { verdict } = combineRepeats(results);
-      if (options.repeat > 1) ctx.note(`repeats: ${results.map((r) => r.verdict).join(", ")} → ${verdict}`);
-      ctx.setExit((options.exitCodes === "git-bisect" ? GIT_BISECT_EXIT : VERDICT_EXIT)[verdict]);
+      const { verdict, flaky, rates, label } = combineRepeats(results);
+      if (options.repeat > 1) {
+        ctx.note(`repeats: ${results.map((r) => r.verdict).join(", ")} → ${flaky ? `flaky, ${label}` : verdict}`);
+        if (results.length < options.repeat && !abort.aborted) ctx.note(`stopped early after ${results.length} of ${options.repeat}: the repeats disagree, so the cell is flaky whatever follows`);
+        for (const line of formatRates(rates)) ctx.note(line);
+        if (options.json) ctx.print(JSON.stringify({ repeats: { verdict, flaky, label, rates } }));
+      }
+      // A stable cell keeps its verdict's code; a flaky one is 6 (125, skip, with git-bisect codes).
+      const exit = options.exitCodes === "git-bisect" ? GIT_BISECT_EXIT[verdict] : flaky ? FLAKY_EXIT : VERDICT_EXIT[verdict];
+      ctx.setExit(exit);
     });
 }

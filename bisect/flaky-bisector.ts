@@ -1,0 +1,331 @@
+// A bisection of a rate: where a signal (a finding, or RED) appears, disappears, or changes how often it shows, when a
+// single run cannot say. Pure: the only way out is the injected `sample`, one run of one release; tests script it.
+//
+// What it takes from whom:
+// - Calibration at the known-bad end, from V8's flake bisect (the `flako` recipe in Chromium's tools/build,
+//   recipes/recipes/flako.py): run there in doubling batches until the signal was seen CALIBRATION_HITS (4) times,
+//   at most 5 attempts, and stop collecting the moment the 4th is seen. The good end gets as many runs.
+// - SAME / DIFFERENT / UNKNOWN per step, from Pinpoint (catapult, dashboard/pinpoint/models/compare): a release is
+//   compared with the two ends' rates and more runs are added while the answer is UNKNOWN, up to a cap; at the cap it
+//   stays UNKNOWN and the release is skipped, like `git bisect skip`. The comparison itself is Wald's sequential
+//   probability ratio test between the two calibrated rates, so the number of runs follows the evidence: 1–2 runs
+//   tell 0 % from 80 %, some 30 tell 0 % from 10 %.
+// - Two confirmed points beside the culprit, from Chromium's Findit flake analyzer: the pair's two sides are measured
+//   again with fresh runs before the pair is named; a contradiction is reported, not hidden.
+// - A confidence for the whole answer rather than per run, as flake-aware culprit finding does (Henderson et al.,
+//   "Flake Aware Culprit Finding", ICST 2023, which keeps a posterior over every candidate): here the per-decision
+//   error α = (1 − confidence) / decisions, and the answer's confidence is 1 − Σ α over the decisions taken plus the
+//   calibration's p-value (a union bound). It holds when the calibrated rates are right; the tests measure it with rates that are estimated.
+import { wilson } from "../pipeline/rates.ts";
+
+export const CALIBRATION_HITS = 4;
+export const CALIBRATION_ATTEMPTS = 5;
+// Runs in the first calibration attempt; each further attempt doubles the total (4, 8, 16, 32, 64).
+export const CALIBRATION_FIRST = 4;
+// Pinpoint forces a verdict by about 30 runs for a change of rate of 0.5; a smaller change needs more.
+export const DEFAULT_STEP_CAP = 40;
+
+// One run: true when the signal showed, false when it did not, null when the run says nothing (INCONCLUSIVE, ERROR).
+export type Sample = (version: string) => Promise<boolean | null>;
+
+export type Answer = "SAME" | "DIFFERENT" | "UNKNOWN";
+
+export interface Tally {
+  hits: number;
+  // Runs that said something (true or false).
+  of: number;
+  // Every run started, including those that said nothing.
+  runs: number;
+}
+
+export interface FlakyStep {
+  version: string;
+  role: "calibrate bad end" | "calibrate good end" | "candidate" | "confirm";
+  tally: Tally;
+  // Compared with the old end: SAME (like the old end), DIFFERENT (like the new one), UNKNOWN at the cap.
+  answer: Answer | null;
+  // The error bound of this decision (α), when one was taken.
+  alpha: number | null;
+}
+
+export type ChangeKind = "appearance" | "disappearance" | "rate-change";
+
+export interface FlakyBisectResult {
+  kind: ChangeKind;
+  // Rates measured at the two ends (hits / runs that said something).
+  oldRate: Tally;
+  newRate: Tally;
+  lastOld: string;
+  firstNew: string;
+  // Releases between them left UNKNOWN (skipped).
+  unknownBetween: string[];
+  // Both sides of the pair measured again and found where the bisection put them.
+  confirmed: boolean;
+  confidence: number;
+  runs: number;
+  steps: FlakyStep[];
+}
+
+export type FlakyFailure =
+  | { kind: "no-signal"; message: string; runs: number; steps: FlakyStep[] }
+  | { kind: "same-rate"; message: string; runs: number; steps: FlakyStep[] }
+  | { kind: "budget-spent"; message: string; runs: number; steps: FlakyStep[] };
+
+export class FlakyBisectError extends Error {
+  constructor(readonly failure: FlakyFailure) {
+    super(failure.message);
+    this.name = "FlakyBisectError";
+  }
+}
+
+export interface FlakyBisectOptions {
+  // Oldest first: the old end, the candidates, the new end.
+  versions: readonly string[];
+  sample: Sample;
+  // The answer's confidence asked for (--confidence), e.g. 0.95.
+  confidence: number;
+  // Runs at most per step before it stays UNKNOWN.
+  stepCap?: number;
+  // Runs at most in all; over it the bisection stops with "budget-spent".
+  maxRuns?: number;
+  onStep?: (step: FlakyStep) => void;
+}
+
+// The rate used in the likelihoods: (k + ½) / (n + 1), so 0/N and N/N are not certainties (a rate never seen is not
+// a rate proven zero: 0 of 20 keeps 2.4 %).
+export function smoothedRate(t: Pick<Tally, "hits" | "of">): number {
+  return (t.hits + 0.5) / (t.of + 1);
+}
+
+// How far toward the other end the rates are pulled before they are tested (a 50 % Wilson bound, z = 0.674): 4 hits in 13 runs
+// say 0.31 but could be 0.13, and a SAME taken against 0.31 at a release whose rate is 0.13 is wrong. Testing the
+// nearer plausible rates costs runs and keeps the stated error (measured in test/bisect/flaky-bisector.test.ts).
+export const CONSERVATIVE_Z = 0.6744897501960817;
+
+// The two rates the SPRT tests between: each end's smoothed rate moved toward the other to its 50 % Wilson bound, or to
+// the midpoint when the bounds cross.
+export function testedRates(old: Pick<Tally, "hits" | "of">, newer: Pick<Tally, "hits" | "of">): { p0: number; p1: number } {
+  const a = smoothedRate(old);
+  const b = smoothedRate(newer);
+  const up = a < b;
+  const wa = wilson(old.hits, old.of, CONSERVATIVE_Z);
+  const wb = wilson(newer.hits, newer.of, CONSERVATIVE_Z);
+  let p0 = up ? Math.max(a, wa.high) : Math.min(a, wa.low);
+  let p1 = up ? Math.min(b, wb.low) : Math.max(b, wb.high);
+  if (up ? p0 >= p1 : p0 <= p1) {
+    const mid = (a + b) / 2;
+    p0 = (a + mid) / 2;
+    p1 = (b + mid) / 2;
+  }
+  const clamp = (p: number, n: number) => Math.min(1 - 0.5 / (n + 1), Math.max(0.5 / (n + 1), p));
+  return { p0: clamp(p0, old.of), p1: clamp(p1, newer.of) };
+}
+
+// Twice the runs the SPRT needs from the weaker of its two kinds of evidence (all hits or all misses).
+export function sprtCap(p0: number, p1: number, alpha: number): number {
+  const bound = Math.log((1 - alpha) / alpha);
+  const perHit = Math.abs(Math.log(p1 / p0));
+  const perMiss = Math.abs(Math.log((1 - p1) / (1 - p0)));
+  return Math.ceil((2 * bound) / Math.min(perHit, perMiss));
+}
+
+// Wald's SPRT between rate p0 (like the old end) and p1 (like the new end) at error α both ways: the log-likelihood
+// ratio of the hits so far against ±log((1 − α)/α).
+export function sprt(hits: number, misses: number, p0: number, p1: number, alpha: number): Answer {
+  const llr = hits * Math.log(p1 / p0) + misses * Math.log((1 - p1) / (1 - p0));
+  const bound = Math.log((1 - alpha) / alpha);
+  if (llr >= bound) return "DIFFERENT";
+  if (llr <= -bound) return "SAME";
+  return "UNKNOWN";
+}
+
+// The pooled two-proportion z statistic of two measured rates (0 when nothing tells them apart).
+function zOf(a: Pick<Tally, "hits" | "of">, b: Pick<Tally, "hits" | "of">): number {
+  if (a.of === 0 || b.of === 0) return 0;
+  const pooled = (a.hits + b.hits) / (a.of + b.of);
+  const se = Math.sqrt(pooled * (1 - pooled) * (1 / a.of + 1 / b.of));
+  return se === 0 ? 0 : Math.abs(a.hits / a.of - b.hits / b.of) / se;
+}
+
+// Whether two measured rates differ: a one-sided two-proportion z-test (pooled) at 5 %, z ≥ 1.645.
+export function separated(a: Pick<Tally, "hits" | "of">, b: Pick<Tally, "hits" | "of">): boolean {
+  return zOf(a, b) >= 1.645;
+}
+
+// The one-sided p-value of that test: the chance ends of one rate look this different (Abramowitz–Stegun 7.1.26 for
+// the normal tail, error < 1.5e-7). It is the calibration's share of the answer's error.
+export function separationError(a: Pick<Tally, "hits" | "of">, b: Pick<Tally, "hits" | "of">): number {
+  const x = zOf(a, b) / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * x);
+  const erfc = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))) * Math.exp(-x * x);
+  return erfc / 2;
+}
+
+// Steps a plain bisection of n candidates takes at most.
+function stepsFor(n: number): number {
+  return Math.ceil(Math.log2(n + 1));
+}
+
+export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBisectResult> {
+  const { versions, sample, confidence } = options;
+  if (versions.length < 2) throw new Error("a bisection needs two ends");
+  if (!(confidence > 0 && confidence < 1)) throw new Error(`--confidence must be between 0 and 1, not ${confidence}`);
+  const steps: FlakyStep[] = [];
+  let runs = 0;
+  const fail = (kind: FlakyFailure["kind"], message: string): never => {
+    throw new FlakyBisectError({ kind, message, runs, steps: [...steps] } as FlakyFailure);
+  };
+  const runOnce = async (version: string): Promise<boolean | null> => {
+    if (options.maxRuns !== undefined && runs >= options.maxRuns) fail("budget-spent", `--max-runs ${options.maxRuns} spent`);
+    runs++;
+    return sample(version);
+  };
+  const record = (step: FlakyStep): void => {
+    steps.push(step);
+    options.onStep?.(step);
+  };
+
+  // Calibration (flako): doubling the runs up to 5 attempts (4, 8, 16, 32, 64).
+  const most = CALIBRATION_FIRST * 2 ** (CALIBRATION_ATTEMPTS - 1);
+  // `toHits`: stop at the 4th hit, as flako stops collecting there.
+  const calibrate = async (version: string, role: FlakyStep["role"], target: number, from: Tally, toHits = false): Promise<Tally> => {
+    const tally: Tally = { ...from };
+    // A release whose runs keep saying nothing gives up at twice the target.
+    while (tally.of < target && !(toHits && tally.hits >= CALIBRATION_HITS) && tally.runs < target * 2) {
+      const seen = await runOnce(version);
+      tally.runs++;
+      if (seen === null) continue;
+      tally.of++;
+      if (seen) tally.hits++;
+    }
+    record({ version, role, tally, answer: null, alpha: null });
+    return tally;
+  };
+
+  const oldVersion = versions[0]!;
+  const newVersion = versions[versions.length - 1]!;
+  // Which end is the known-bad one is found as flako finds its repro: both ends in doubling attempts, the new end
+  // first; the first to show the 4th hit is the bad end (the signal appeared, or, when it is the old end, went away).
+  let newRate: Tally = { hits: 0, of: 0, runs: 0 };
+  let oldRate: Tally = { hits: 0, of: 0, runs: 0 };
+  let bad: "old" | "new" | null = null;
+  for (let attempt = 0; attempt < CALIBRATION_ATTEMPTS && bad === null; attempt++) {
+    const target = CALIBRATION_FIRST * 2 ** attempt;
+    newRate = await calibrate(newVersion, "calibrate bad end", target, newRate, true);
+    if (newRate.hits >= CALIBRATION_HITS) bad = "new";
+    else {
+      oldRate = await calibrate(oldVersion, "calibrate bad end", target, oldRate, true);
+      if (oldRate.hits >= CALIBRATION_HITS) bad = "old";
+    }
+  }
+  bad ??= newRate.hits >= oldRate.hits ? "new" : "old";
+  if (newRate.hits === 0 && oldRate.hits === 0) fail("no-signal", `the signal showed at neither end (0 of ${newRate.of} on ${newVersion}, 0 of ${oldRate.of} on ${oldVersion})`);
+  // The good end gets as many runs as the bad end took (10 at least), whatever they show.
+  const goodRuns = Math.max(bad === "new" ? newRate.of : oldRate.of, 10);
+  if (bad === "new") oldRate = await calibrate(oldVersion, "calibrate good end", goodRuns, oldRate);
+  else newRate = await calibrate(newVersion, "calibrate good end", goodRuns, newRate);
+  // A change of rate (80 % → 100 %) can look alike at 4 hits: both ends get more runs, doubling, until a one-sided
+  // two-proportion z-test at 5 % tells them apart or both reached flako's 64.
+  while (!separated(oldRate, newRate) && (oldRate.of < most || newRate.of < most)) {
+    const target = Math.min(most, 2 * Math.max(oldRate.of, newRate.of));
+    oldRate = await calibrate(oldVersion, "calibrate good end", target, oldRate);
+    newRate = await calibrate(newVersion, "calibrate good end", target, newRate);
+  }
+  if (!separated(oldRate, newRate)) {
+    fail("same-rate", `the ends' rates cannot be told apart: ${oldRate.hits}/${oldRate.of} on ${oldVersion}, ${newRate.hits}/${newRate.of} on ${newVersion}`);
+  }
+  const { p0, p1 } = testedRates(oldRate, newRate);
+  const kind: ChangeKind = oldRate.hits === 0 ? "appearance" : newRate.hits === 0 ? "disappearance" : "rate-change";
+
+  const candidates = versions.slice(1, -1);
+  // Decisions: the bisection's steps and the two confirmations (the calibration's error is added as measured).
+  const alpha = (1 - confidence) / (stepsFor(candidates.length) + 2);
+  // The cap is where Pinpoint would force a verdict: here twice the runs the SPRT needs to say SAME (or DIFFERENT)
+  // from the weaker kind of evidence alone, so a release that truly has one end's rate is rarely left UNKNOWN.
+  const stepCap = options.stepCap ?? Math.max(DEFAULT_STEP_CAP, sprtCap(p0, p1, alpha));
+  // The calibration's error counts too: the chance the two ends only look different.
+  let spentAlpha = separationError(oldRate, newRate);
+
+  const compare = async (version: string, role: FlakyStep["role"]): Promise<Answer> => {
+    const tally: Tally = { hits: 0, of: 0, runs: 0 };
+    let answer: Answer = "UNKNOWN";
+    while (answer === "UNKNOWN" && tally.runs < stepCap) {
+      const seen = await runOnce(version);
+      tally.runs++;
+      if (seen === null) continue;
+      tally.of++;
+      if (seen) tally.hits++;
+      answer = sprt(tally.hits, tally.of - tally.hits, p0, p1, alpha);
+    }
+    if (answer !== "UNKNOWN") spentAlpha += alpha;
+    record({ version, role, tally, answer, alpha: answer === "UNKNOWN" ? null : alpha });
+    return answer;
+  };
+
+  // Indices into versions: lo is like the old end, hi like the new end.
+  let lo = 0;
+  let hi = versions.length - 1;
+  const unknown = new Set<number>();
+  const open = () => {
+    const list: number[] = [];
+    for (let i = lo + 1; i < hi; i++) if (!unknown.has(i)) list.push(i);
+    return list;
+  };
+  for (let list = open(); list.length > 0; list = open()) {
+    const i = list[Math.floor((list.length - 1) / 2)]!;
+    const answer = await compare(versions[i]!, "candidate");
+    if (answer === "SAME") lo = i;
+    else if (answer === "DIFFERENT") hi = i;
+    else unknown.add(i);
+  }
+
+  // Findit's two stable points: both sides again, with fresh runs (an end already has its calibration).
+  let confirmed = true;
+  if (lo > 0) confirmed = (await compare(versions[lo]!, "confirm")) === "SAME" && confirmed;
+  if (hi < versions.length - 1) confirmed = (await compare(versions[hi]!, "confirm")) === "DIFFERENT" && confirmed;
+
+  const unknownBetween = [...unknown].filter((i) => i > lo && i < hi).sort((a, b) => a - b).map((i) => versions[i]!);
+  return {
+    kind,
+    oldRate,
+    newRate,
+    lastOld: versions[lo]!,
+    firstNew: versions[hi]!,
+    unknownBetween,
+    confirmed,
+    confidence: confirmed ? Math.max(0, 1 - spentAlpha) : 0,
+    runs,
+    steps,
+  };
+}
+
+// The baseline the calibrating bisection is measured against: a fixed number of runs per release (`--repeat 10`),
+// each release put on the side whose measured end rate makes its count more likely.
+export async function fixedRepeatBisect(versions: readonly string[], sample: Sample, repeat: number): Promise<{ lastOld: string; firstNew: string; runs: number }> {
+  let runs = 0;
+  const measure = async (version: string): Promise<Tally> => {
+    const t: Tally = { hits: 0, of: 0, runs: 0 };
+    for (let i = 0; i < repeat; i++) {
+      runs++;
+      t.runs++;
+      const seen = await sample(version);
+      if (seen === null) continue;
+      t.of++;
+      if (seen) t.hits++;
+    }
+    return t;
+  };
+  const p0 = smoothedRate(await measure(versions[0]!));
+  const p1 = smoothedRate(await measure(versions[versions.length - 1]!));
+  // (Point estimates: ten runs per end are all this bisection has.)
+  let lo = 0;
+  let hi = versions.length - 1;
+  while (hi - lo > 1) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    const t = await measure(versions[mid]!);
+    const llr = t.hits * Math.log(p1 / p0) + (t.of - t.hits) * Math.log((1 - p1) / (1 - p0));
+    if (llr > 0) hi = mid;
+    else lo = mid;
+  }
+  return { lastOld: versions[lo]!, firstNew: versions[hi]!, runs };
+}
