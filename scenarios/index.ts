@@ -1,4 +1,5 @@
 // The explicit list of scenarios; a test checks it matches the files in this folder.
+import apiFailureReportedAsSuccess from "./api-failure-reported-as-success.ts";
 import backgroundMidTurn from "./background-mid-turn.ts";
 import hookTaskNotificationPrompt from "./hook-task-notification-prompt.ts";
 import interruptMidToolResume from "./interrupt-mid-tool-resume.ts";
@@ -14,6 +15,7 @@ export const SCENARIOS: Scenario[] = [
   backgroundMidTurn,
   interruptMidToolResume,
   printResumeCacheReuse,
+  apiFailureReportedAsSuccess,
 ] as Scenario[];
 
 export function findScenario(name: string): Scenario | undefined {
