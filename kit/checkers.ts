@@ -52,6 +52,9 @@ export {
   type ToolUseBlock,
 } from "../checker/views.ts";
 
+// What claude reports about failed API calls.
+export { apiRetriesOf, type ApiRetryLine } from "./api-views.ts";
+
 // What a check returns.
 export { finding, reached, notReached, type CheckFinding } from "./findings.ts";
 import type * as verdicts from "../core/verdict.ts";

@@ -1,5 +1,7 @@
 // The explicit list of scenarios; a test checks it matches the files in this folder.
 import apiFailureReportedAsSuccess from "./api-failure-reported-as-success.ts";
+import apiRetryAfter from "./api-retry-after.ts";
+import midStreamErrorPartial from "./mid-stream-error-partial.ts";
 import backgroundMidTurn from "./background-mid-turn.ts";
 import hookTaskNotificationPrompt from "./hook-task-notification-prompt.ts";
 import interruptMidToolResume from "./interrupt-mid-tool-resume.ts";
@@ -16,6 +18,8 @@ export const SCENARIOS: Scenario[] = [
   interruptMidToolResume,
   printResumeCacheReuse,
   apiFailureReportedAsSuccess,
+  apiRetryAfter,
+  midStreamErrorPartial,
 ] as Scenario[];
 
 export function findScenario(name: string): Scenario | undefined {
