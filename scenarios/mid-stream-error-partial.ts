@@ -52,4 +52,11 @@ export default defineScenario({
     };
   },
   needs: ["stream-json-output"],
+  // Measured 2026-12-01: node bin/ccrepro.mjs bisect mid-stream-error-partial --param partial=text --old 2.1.112 --new 2.1.281,
+  // then run … --claude 2.1.245|2.1.246 --param partial=text --repeat 5 (docs/scenarios/mid-stream-error-partial.md).
+  known: [
+    { versions: "<=2.1.245", params: { partial: "text" }, verdict: "RED", finding: "partial-output-discarded", note: "the turn ends on the error (is_error, exit 1), no retry, the text never carried on (2.1.112, 2.1.199, 2.1.236, 2.1.240–2.1.245)" },
+    { versions: ">=2.1.246", params: { partial: "text" }, verdict: "GREEN", note: "the next request carries the partial text, the turn goes on (2.1.246, 2.1.260, 2.1.281, 2.1.332)" },
+    { versions: ">=2.1.112", verdict: "GREEN", note: "text and a whole tool_use before the error: the tool runs once and the turn goes on (2.1.112, 2.1.281, 2.1.332)" },
+  ],
 });
