@@ -3,6 +3,7 @@ import apiFailureReportedAsSuccess from "./api-failure-reported-as-success.ts";
 import apiRetryAfter from "./api-retry-after.ts";
 import midStreamErrorPartial from "./mid-stream-error-partial.ts";
 import modelFallbackOnOverload from "./model-fallback-on-overload.ts";
+import nonstreamingFallbackReplay from "./nonstreaming-fallback-replay.ts";
 import backgroundMidTurn from "./background-mid-turn.ts";
 import hookTaskNotificationPrompt from "./hook-task-notification-prompt.ts";
 import interruptMidToolResume from "./interrupt-mid-tool-resume.ts";
@@ -22,6 +23,7 @@ export const SCENARIOS: Scenario[] = [
   apiRetryAfter,
   midStreamErrorPartial,
   modelFallbackOnOverload,
+  nonstreamingFallbackReplay,
 ] as Scenario[];
 
 export function findScenario(name: string): Scenario | undefined {
