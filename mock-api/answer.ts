@@ -1,6 +1,7 @@
 // What the mock answers to each kind of request, decided from the request and the script; the app sends it.
 import { z } from "zod";
-import { anthropicErrorBody, defaultErrorType, statusForErrorType } from "./anthropic-error.ts";
+import { anthropicErrorBody, defaultErrorMessage, defaultErrorType, MAX_REQUEST_BYTES, rateLimitHeaders, statusForErrorType } from "./anthropic-error.ts";
+import { clockNow } from "../core/time.ts";
 import { classifyRequest, pickReply } from "./classify.ts";
 import { checkConformance, type ConformanceViolation } from "./conformance.ts";
 import type { RequestEntry } from "./log-entry.ts";
@@ -74,13 +75,15 @@ export function jsonAnswer(
   };
 }
 
-export function errorAnswer(status: number, errorType: string, message: string, extra: Partial<Answer> = {}): Answer {
-  return jsonAnswer(status, anthropicErrorBody(errorType, message), { kind: "error", summary: `${errorType}: ${message}` }, extra);
+// `seq` gives the body the request_id the app also sends as the request-id header.
+export function errorAnswer(status: number, errorType: string, message: string, extra: Partial<Answer> = {}, seq?: number): Answer {
+  const body = anthropicErrorBody(errorType, message, seq === undefined ? undefined : requestIdOf(seq));
+  return jsonAnswer(status, body, { kind: "error", summary: `${errorType}: ${message}` }, extra);
 }
 
 // An Anthropic error the script asked for: the index names the fault that produced it.
-function scriptedErrorAnswer(status: number, errorType: string, message: string, fault: Fault, extra: Partial<Answer>): Answer {
-  const answer = errorAnswer(status, errorType, message, extra);
+function scriptedErrorAnswer(status: number, errorType: string, message: string, fault: Fault, extra: Partial<Answer>, seq: number): Answer {
+  const answer = errorAnswer(status, errorType, message, extra, seq);
   return { ...answer, reply: { ...answer.reply, fault: describeFault(fault) } };
 }
 
@@ -95,7 +98,7 @@ function describeFault(fault: Fault | undefined): string | null {
     case "stall":
       return `stall${fault.ms === undefined ? "" : ` ${fault.ms} ms`}${fault.at === "before-headers" ? " before headers" : ""}`;
     case "drop":
-      return `drop after ${fault.afterEvents} events`;
+      return fault.afterBlocks === undefined ? `drop after ${fault.afterEvents} events` : `drop after ${fault.afterBlocks} blocks`;
   }
 }
 
@@ -110,22 +113,26 @@ export interface AnswerContext {
 }
 
 export function answerMessages(script: MockScript, received: Received, context: AnswerContext = {}): Answer {
+  if (received.body.byteLength > MAX_REQUEST_BYTES) {
+    return errorAnswer(413, "request_too_large", defaultErrorMessage("request_too_large"), {}, received.seq);
+  }
   let value: unknown;
   try {
     value = JSON.parse(decoder.decode(received.body));
   } catch (error) {
-    return errorAnswer(400, "invalid_request_error", `request body is not JSON: ${(error as Error).message}`);
+    return errorAnswer(400, "invalid_request_error", `request body is not JSON: ${(error as Error).message}`, {}, received.seq);
   }
   const conformance = checkConformance(value);
   const parsed = messagesRequestSchema.safeParse(value);
   if (!parsed.success) {
-    return { ...errorAnswer(400, "invalid_request_error", z.prettifyError(parsed.error).split("\n").join("; ")), conformance };
+    return { ...errorAnswer(400, "invalid_request_error", z.prettifyError(parsed.error).split("\n").join("; "), {}, received.seq), conformance };
   }
   const request = parsed.data;
   const { stream, step } = classifyRequest(script, request, received.path);
   const picked = pickReply(script, { stream, step });
   const attempt = context.attempt?.(stream, step) ?? 1;
-  const reply = picked.faultTimes !== undefined && attempt > picked.faultTimes ? { ...picked, fault: undefined } : picked;
+  const spared = (picked.faultTimes !== undefined && attempt > picked.faultTimes) || (picked.faultModel !== undefined && !request.model.includes(picked.faultModel));
+  const reply = spared ? { ...picked, fault: undefined } : picked;
   const streaming = request.stream === true;
   const classification = { stream, step, messageCount: request.messages.length, streaming };
   const fault = reply.fault;
@@ -135,7 +142,7 @@ export function answerMessages(script: MockScript, received: Received, context: 
   if (script.strict && conformance.length > 0) {
     // The API's error envelope: https://docs.anthropic.com/en/api/errors (type, error.type, error.message, request_id).
     const first = conformance[0]!;
-    const body = { ...anthropicErrorBody(first.errorType, first.message), request_id: requestIdOf(received.seq) };
+    const body = anthropicErrorBody(first.errorType, first.message, requestIdOf(received.seq));
     return jsonAnswer(
       first.status,
       body,
@@ -147,8 +154,11 @@ export function answerMessages(script: MockScript, received: Received, context: 
   if (fault?.kind === "http-error") {
     const retryAfter = fault.retryAfterSeconds ?? (fault.status === 429 ? DEFAULT_RETRY_AFTER_SECONDS : undefined);
     const errorType = fault.errorType ?? defaultErrorType(fault.status);
-    const answer = scriptedErrorAnswer(fault.status, errorType, fault.message, fault, scripted);
-    if (retryAfter !== undefined) answer.headers["retry-after"] = String(retryAfter);
+    const answer = scriptedErrorAnswer(fault.status, errorType, fault.message ?? defaultErrorMessage(errorType), fault, scripted, received.seq);
+    // A 429 carries the rate-limit family (docs/api/rate-limits, "Response headers"); another status only retry-after.
+    if (fault.status === 429) Object.assign(answer.headers, rateLimitHeaders(retryAfter ?? DEFAULT_RETRY_AFTER_SECONDS, clockNow()));
+    else if (retryAfter !== undefined) answer.headers["retry-after"] = String(retryAfter);
+    Object.assign(answer.headers, fault.headers ?? {});
     return answer;
   }
 
@@ -177,7 +187,7 @@ export function answerMessages(script: MockScript, received: Received, context: 
   }
 
   if (fault?.kind === "mid-stream-error") {
-    return scriptedErrorAnswer(statusForErrorType(fault.errorType), fault.errorType, fault.message, fault, scripted);
+    return scriptedErrorAnswer(statusForErrorType(fault.errorType), fault.errorType, fault.message, fault, scripted, received.seq);
   }
   // A plain reply has no message_start to stall after: an endless stall after the headers cuts its body, any other
   // stall holds the whole reply back before its headers.
@@ -198,7 +208,7 @@ export function answerCountTokens(received: Received): Answer {
   try {
     JSON.parse(decoder.decode(received.body));
   } catch (error) {
-    return errorAnswer(400, "invalid_request_error", `request body is not JSON: ${(error as Error).message}`);
+    return errorAnswer(400, "invalid_request_error", `request body is not JSON: ${(error as Error).message}`, {}, received.seq);
   }
   // About four bytes a token: close enough for a client that only budgets with it.
   const inputTokens = Math.max(1, Math.ceil(received.body.byteLength / 4));

@@ -67,7 +67,7 @@ export function createMockApp(script: MockScript, log: RequestLogSink, options: 
     const received: Received = { seq, method: c.req.method, path: url.pathname, body: read instanceof Error ? new Uint8Array() : read };
     const answer =
       read instanceof Error
-        ? errorAnswer(400, "invalid_request_error", `could not read the request body: ${read.message}`)
+        ? errorAnswer(400, "invalid_request_error", `could not read the request body: ${read.message}`, {}, seq)
         : decide(received);
     log.recordRequest(
       {
@@ -117,9 +117,9 @@ export function createMockApp(script: MockScript, log: RequestLogSink, options: 
     app.get(probePath, (c) => respond(c, () => jsonAnswer(200, {}, { kind: "probe", summary: "probe" })));
   }
   app.all("*", (c) =>
-    respond(c, ({ method, path }) => {
+    respond(c, ({ seq, method, path }) => {
       const message = `mock: no route for ${method} ${path}`;
-      return jsonAnswer(404, anthropicErrorBody("not_found_error", message), { kind: "not_found", summary: message });
+      return jsonAnswer(404, anthropicErrorBody("not_found_error", message, requestIdOf(seq)), { kind: "not_found", summary: message });
     }),
   );
   return app;

@@ -39,8 +39,12 @@ export const faultSchema = z.discriminatedUnion("kind", [
     kind: z.literal("http-error"),
     status: z.number().int().min(400).max(599),
     errorType: z.string().min(1).optional(),
-    message: z.string().default("mock fault"),
+    // Absent: the API's own wording for the type (anthropic-error.ts).
+    message: z.string().optional(),
+    // A 429 always gets one (1 s when absent), with the anthropic-ratelimit-* headers; any other status only if given.
     retryAfterSeconds: z.number().int().min(0).optional(),
+    // Further response headers, e.g. { "x-should-retry": "false" }.
+    headers: z.record(z.string(), z.string()).optional(),
   }),
   // An `event: error` after this many content blocks were streamed; no message_stop follows.
   z.strictObject({
@@ -57,8 +61,10 @@ export const faultSchema = z.discriminatedUnion("kind", [
     ms: z.number().int().min(1).max(3_600_000).optional(),
     at: z.enum(["after-message-start", "before-headers"]).default("after-message-start"),
   }),
-  // Close the connection abruptly after this many SSE events (0: before any byte of the body).
-  z.strictObject({ kind: z.literal("drop"), afterEvents: z.number().int().min(0).default(0) }),
+  // Close the connection abruptly after this many SSE events (0: before any byte of the body), or, with afterBlocks,
+  // right after that many content blocks were streamed whole (content_block_stop), so no message_delta or
+  // message_stop follows.
+  z.strictObject({ kind: z.literal("drop"), afterEvents: z.number().int().min(0).default(0), afterBlocks: z.number().int().min(0).optional() }),
 ]);
 
 export const replySchema = z.strictObject({
@@ -73,6 +79,8 @@ export const replySchema = z.strictObject({
   // The fault hits only the first this many requests of this stream and step; the ones after (the client's retries)
   // get the reply without it: e.g. a 529 once, then success. Absent: every request.
   faultTimes: z.number().int().min(1).optional(),
+  // The fault hits only requests whose `model` contains this text (e.g. the main model, not the fallback one).
+  faultModel: z.string().min(1).optional(),
 });
 
 // A request belongs to the first stream whose every given condition holds.

@@ -75,6 +75,9 @@ function scriptedEvents(message: ApiMessage, reply: Reply): SseEvent[] {
     type: "message_start",
     message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: Math.min(1, usage.output_tokens) } },
   });
+  // "Error events": after a 200 the API may send `event: error` with the error envelope, e.g.
+  // {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+  // (https://docs.anthropic.com/en/docs/build-with-claude/streaming, "Error events"); nothing follows it.
   const ending =
     fault?.kind === "mid-stream-error"
       ? [sse({ type: "error", error: { type: fault.errorType, message: fault.message } })]
@@ -97,6 +100,15 @@ export function ssePlan(message: ApiMessage, reply: Reply): PlanStep[] {
     events.splice(1, 0, { kind: "wait", ms: fault.ms, intervalMs: fault.ms });
   }
   if (fault?.kind !== "drop") return events;
+  if (fault.afterBlocks !== undefined) {
+    const afterBlocks = fault.afterBlocks;
+    // Right after the last whole block's content_block_stop; with 0, after message_start and its ping.
+    const last =
+      afterBlocks === 0
+        ? events.findIndex((step) => step.kind === "event" && step.event.type === "ping")
+        : events.findIndex((step) => step.kind === "event" && step.event.type === "content_block_stop" && step.event.data.index === afterBlocks - 1);
+    return [...(last === -1 ? events : events.slice(0, last + 1)), { kind: "drop" }];
+  }
   const afterEvents = fault.afterEvents;
   let sent = 0;
   const cut = events.findIndex((step) => step.kind === "event" && sent++ === afterEvents);

@@ -1,4 +1,9 @@
 // The explicit list of scenarios; a test checks it matches the files in this folder.
+import apiFailureReportedAsSuccess from "./api-failure-reported-as-success.ts";
+import apiRetryAfter from "./api-retry-after.ts";
+import midStreamErrorPartial from "./mid-stream-error-partial.ts";
+import modelFallbackOnOverload from "./model-fallback-on-overload.ts";
+import nonstreamingFallbackReplay from "./nonstreaming-fallback-replay.ts";
 import backgroundMidTurn from "./background-mid-turn.ts";
 import compactResume from "./compact-resume.ts";
 import continueLatest from "./continue-latest.ts";
@@ -30,6 +35,11 @@ export const SCENARIOS: Scenario[] = [
   resumeHistoryLost,
   resumePointsAtNothing,
   compactResume,
+  apiFailureReportedAsSuccess,
+  apiRetryAfter,
+  midStreamErrorPartial,
+  modelFallbackOnOverload,
+  nonstreamingFallbackReplay,
 ] as Scenario[];
 
 export function findScenario(name: string): Scenario | undefined {

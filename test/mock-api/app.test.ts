@@ -78,6 +78,7 @@ describe("createMockApp without a socket", () => {
     expect(await response.json()).toEqual({
       type: "error",
       error: { type: "not_found_error", message: "mock: no route for POST /v1/complete" },
+      request_id: "req_mock_000001",
     });
     expect(log.requests[0]).toMatchObject({ method: "POST", path: "/v1/complete", query: "x=1", reply: { kind: "not_found" } });
   });
@@ -153,7 +154,7 @@ describe("createMockApp without a socket", () => {
     const { post, log } = setup({ fallback: { fault: { kind: "http-error", status: 529 } } });
     const response = await post("/v1/messages", { ...conversation("x", 0), stream: true });
     expect(response.status).toBe(529);
-    expect(await response.json()).toEqual({ type: "error", error: { type: "overloaded_error", message: "mock fault" } });
+    expect(await response.json()).toEqual({ type: "error", error: { type: "overloaded_error", message: "Overloaded" }, request_id: "req_mock_000001" });
     expect(response.headers.get("retry-after")).toBeNull();
     expect(log.requests[0]!.reply).toMatchObject({ status: 529, kind: "error", fault: "http-error 529" });
   });
