@@ -14,8 +14,8 @@ describe("nightly/boundaries", () => {
     const config = await loadNightlyConfig(path.join(DIR, name));
     for (const entry of scenarioEntries(config)) expect(findScenario(entry.name), entry.name).toBeDefined();
     for (const version of config.versions) expect(version).toMatch(/^\d+\.\d+\.\d+$/);
-    // Named after its scenario, and a boundary has two sides.
+    // Named after its scenario, and a boundary has two sides (a latest release may stand beside them as a guard).
     expect(scenarioEntries(config).map((e) => e.name)).toContain(name.replace(/\.json$/, ""));
-    expect(config.versions.length % 2).toBe(0);
+    expect(config.versions.length).toBeGreaterThanOrEqual(2);
   });
 });
