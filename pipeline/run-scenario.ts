@@ -11,6 +11,7 @@ import type { Driver } from "../kit/scenario.ts";
 import type { CacheAudit } from "../checker/cache-audit.ts";
 import { checkRecordedRun, checkRecordedRunAudited } from "./check-recorded-run.ts";
 import { originOf } from "./scenario-source.ts";
+import { confinedCheck } from "./confined-check.ts";
 import { driverFor, sdkFor } from "./drivers.ts";
 import { recordUnsupportedRun } from "../harness/record-unsupported.ts";
 import { describeNeed, missingNeeds, probeBinary, type BinaryProbe, type Need } from "../releases/capabilities.ts";
@@ -117,7 +118,10 @@ export async function runAndCheck(run: ScenarioRun): Promise<CheckedRun> {
     driverLabel: driver,
   });
   const started = performance.now();
-  const { result, cache } = checkRecordedRunAudited(runDir, scenario);
+  const origin = originOf(scenario);
+  // A file scenario's check runs as `ccrepro check` runs it: confined, in a child with a time limit, so a check that
+  // loops is an ERROR naming the file, and what a check may do here is what it may do on a maintainer's machine.
+  const { result, cache } = origin.kind === "file" ? (await confinedCheck(runDir, origin.path, origin.path)).audited : checkRecordedRunAudited(runDir, scenario);
   const record = recordVerdict(runLayout(runDir).runJson, result, performance.now() - started);
   return { runDir, record: { ...record, result }, cache };
 }
