@@ -18,7 +18,7 @@ import { reapRun } from "./processes.ts";
 import { runLayout, type RunLayout } from "./run-layout.ts";
 import { writeRunRecord, type RunRecord } from "./run-record.ts";
 import { StepFailure, type RunContext } from "./run-context.ts";
-import type { RunPlan, ScenarioSource } from "./plan.ts";
+import type { RunPlan, ScenarioSource, Step } from "./plan.ts";
 import type { SdkInstall, SdkSession } from "./sdk-session.ts";
 import { executeStep } from "./step-executor.ts";
 import { writeTerminalCasts } from "./asciicast.ts";
@@ -183,8 +183,9 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
         const { outcome, detail } = await executeStep(ctx, step);
         record.steps.push({ index, kind: step.kind, label, startedAt: stepStart, endedAt: clockNow(), outcome, detail });
         if (outcome === "timeout") break;
-      } catch (error) {
-        record.steps.push({ index, kind: step.kind, label, startedAt: stepStart, endedAt: clockNow(), outcome: "error", detail: (error as Error).message });
+      } catch (thrown) {
+        const error = blameCondition(thrown, plan.scenario, index, step);
+        record.steps.push({ index, kind: step.kind, label, startedAt: stepStart, endedAt: clockNow(), outcome: "error", detail: error.message });
         throw error;
       } finally {
         writeRunRecord(layout.runJson, record);
@@ -248,6 +249,14 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
   }
   if (unexpected !== undefined) throw unexpected;
   return { runDir: layout.root, record };
+}
+
+// A wait's condition is the scenario's code: when it throws, the run is an ERROR that names the scenario and the step
+// (ccrepro's own failures stay unexpected, with their stack).
+function blameCondition(error: unknown, scenario: string, index: number, step: Step): Error {
+  if (error instanceof StepFailure || !("until" in step)) return error as Error;
+  const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new StepFailure(`scenario ${scenario}, step ${index + 1} (${step.kind} "${step.label}"): its condition threw ${what}; fix that condition in the scenario and run again`);
 }
 
 // The binary's own transcripts live in the isolated config dir; a copy beside the other artifacts keeps them findable.
