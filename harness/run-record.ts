@@ -1,5 +1,7 @@
 // run.json: everything needed to reproduce and audit a run from its directory alone.
 import fs from "node:fs";
+import path from "node:path";
+import { readInside } from "./run-files.ts";
 import { z } from "zod";
 import { checkResultSchema, type CheckResult } from "../core/verdict.ts";
 
@@ -126,5 +128,6 @@ export function recordVerdict(file: string, result: CheckResult, checkMs: number
 }
 
 export function readRunRecord(file: string): RunRecord {
-  return runRecordSchema.parse(JSON.parse(fs.readFileSync(file, "utf8")));
+  // run.json itself must not be a link out of its run directory.
+  return runRecordSchema.parse(JSON.parse(readInside(path.dirname(file), file, "utf8")));
 }

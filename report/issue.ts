@@ -1,6 +1,7 @@
 // `report --format issue`: one run as Markdown to paste into a bug tracker — release, platform, verdict, each finding
 // with its diff and the timeline around it, the command that reproduces it, and the scenario's source, collapsed.
 import fs from "node:fs";
+import { existsInside, readInside } from "../harness/run-files.ts";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { UserError } from "../core/errors.ts";
@@ -26,7 +27,7 @@ const prose = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;"
 function sourceOf(runDir: string, record: RunRecord): { shown: string; text: string | null; word: string } {
   if (record.source?.kind === "file") {
     const copy = path.join(runDir, record.source.copy);
-    return { shown: `${path.basename(record.source.path)} (sha256 ${record.source.sha256})`, text: fs.existsSync(copy) ? fs.readFileSync(copy, "utf8") : null, word: `./${path.basename(record.source.path)}` };
+    return { shown: `${path.basename(record.source.path)} (sha256 ${record.source.sha256})`, text: existsInside(runDir, copy) ? readInside(runDir, copy, "utf8") : null, word: `./${path.basename(record.source.path)}` };
   }
   const builtin = fileURLToPath(new URL(`../scenarios/${record.scenario}.ts`, import.meta.url));
   return { shown: `built-in \`${record.scenario}\` (ccrepro's scenarios/${record.scenario}.ts)`, text: fs.existsSync(builtin) ? fs.readFileSync(builtin, "utf8") : null, word: record.scenario };
