@@ -5,6 +5,7 @@ import { registerBenchCommand } from "./commands/bench.ts";
 import { registerBenchSweepCommand } from "./commands/bench-sweep.ts";
 import { registerBisectCommand } from "./commands/bisect.ts";
 import { registerCheckCommand } from "./commands/check.ts";
+import { registerDoctorCommand } from "./commands/doctor.ts";
 import { registerInstallCommand } from "./commands/install.ts";
 import { registerMockCommand } from "./commands/mock.ts";
 import { registerNewCommand } from "./commands/new.ts";
@@ -54,6 +55,7 @@ export async function main(argv: string[]): Promise<number> {
     registerPackCommand,
     registerSweepCommand,
     registerBenchSweepCommand,
+    registerDoctorCommand,
   ]) {
     register(program, ctx);
   }

@@ -14,7 +14,8 @@ import { answerRulesProblem, hookSettings, writeHookAnswers } from "./hook-captu
 import { buildEnvironment, choosePermissions, chooseSessionSettings, RUN_MARKER_VAR, seedConfig } from "./isolation.ts";
 import { LiveRecordings } from "./live-recordings.ts";
 import { startOutboundTrap, type OutboundTrap } from "./outbound-trap.ts";
-import { reapRun } from "./processes.ts";
+import { describeOrphanReap, reapOrphanedRuns, reapRun } from "./processes.ts";
+import { startWatchdog } from "./watchdog.ts";
 import { runLayout, type RunLayout } from "./run-layout.ts";
 import { writeRunRecord, type RunRecord } from "./run-record.ts";
 import { StepFailure, type RunContext } from "./run-context.ts";
@@ -81,6 +82,8 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
   fs.mkdirSync(layout.root, { recursive: true });
   fs.mkdirSync(layout.hooksDir, { recursive: true });
   const progress = options.onProgress ?? (() => undefined);
+  // What a run killed before its cleanup left running (its ccrepro gone) ends now, and the user is told.
+  for (const orphan of await reapOrphanedRuns(RUN_MARKER_VAR)) progress(describeOrphanReap(orphan));
   const script = mockScriptSchema.parse(plan.script);
   const permissions = choosePermissions(probe, process.getuid?.() === 0, plan.permissions);
   const hookEvents = plan.hooks ? (plan.hooks.events === "all" ? probe.hookEvents : plan.hooks.events) : [];
@@ -123,6 +126,8 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
   };
   writeRunRecord(layout.runJson, record);
 
+  // Started before any process of the run: if ccrepro is killed from here on, the watchdog ends what it started.
+  const watchdog = startWatchdog({ name: RUN_MARKER_VAR, value: id });
   let trap: OutboundTrap | null = null;
   let mock: MockServer | null = null;
   const live = new LiveRecordings(layout.root, layout.mockLog);
@@ -204,6 +209,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
       [...sessions.values(), ...terminals.values()].flatMap((s) => (s.process.pid === null ? [] : [s.process.pid])),
     );
     await Promise.all([...sessions.values(), ...terminals.values()].map((s) => s.exited));
+    watchdog.release();
     live.snapshotAtEnd();
     // Only once every process is gone: a live daemon would re-create its socket directory.
     const daemonDir = removeDaemonDir(layout.config);
