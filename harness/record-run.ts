@@ -16,6 +16,7 @@ import { LiveRecordings } from "./live-recordings.ts";
 import { startOutboundTrap, type OutboundTrap } from "./outbound-trap.ts";
 import { describeOrphanReap, reapOrphanedRuns, reapRun } from "./processes.ts";
 import { startWatchdog } from "./watchdog.ts";
+import { abortOnUncaught, describeDiskFault, isDiskFault, tolerateDiskFault } from "./record-faults.ts";
 import { runLayout, type RunLayout } from "./run-layout.ts";
 import { writeRunRecord, type RunRecord } from "./run-record.ts";
 import { StepFailure, type RunContext } from "./run-context.ts";
@@ -44,6 +45,9 @@ export interface RecordOptions {
 export interface RecordedRun {
   runDir: string;
   record: RunRecord;
+  // Why run.json could not be written at the end (a full disk): the file on disk is the last one written, marked
+  // incomplete; this message is the run's harness error.
+  unwritten?: string;
 }
 
 export function runDirName(scenario: string, version: string, id: string): string {
@@ -134,6 +138,11 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
   const sessions = new Map<string, HeadlessSession | SdkSession>();
   const terminals = new Map<string, TerminalSession>();
   const runAbort = new AbortController();
+  // A write that fails in an event handler (a full disk) ends the run, not the process: the cleanup still reaps.
+  const stopCatching = abortOnUncaught(layout.root, (message) => runAbort.abort(new StepFailure(message)));
+  const diskFault = (message: string) => {
+    record.harnessError ??= message;
+  };
   const onUserAbort = () => runAbort.abort(new StepFailure("the run was interrupted"));
   options.abort?.addEventListener("abort", onUserAbort);
   // An abort that came earlier (e.g. Ctrl-C during the probe or the mock's start) fires no event any more.
@@ -144,6 +153,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
   );
   let pointReachedAt: number | null = null;
   let unexpected: unknown;
+  let unwritten: string | undefined;
 
   try {
     if (probe.reportedVersion === null) {
@@ -193,13 +203,14 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
         record.steps.push({ index, kind: step.kind, label, startedAt: stepStart, endedAt: clockNow(), outcome: "error", detail: error.message });
         throw error;
       } finally {
-        writeRunRecord(layout.runJson, record);
+        tolerateDiskFault(() => writeRunRecord(layout.runJson, record), layout.root, diskFault);
       }
     }
   } catch (error) {
     // A bug of ccrepro's own is still a harness error for this run; the caller sees its stack too.
-    record.harnessError = error instanceof StepFailure ? error.message : `ccrepro failed: ${(error as Error).stack ?? String(error)}`;
-    if (!(error instanceof StepFailure)) unexpected = error;
+    if (isDiskFault(error)) record.harnessError ??= describeDiskFault(error, layout.root);
+    else record.harnessError = error instanceof StepFailure ? error.message : `ccrepro failed: ${(error as Error).stack ?? String(error)}`;
+    if (!(error instanceof StepFailure) && !isDiskFault(error)) unexpected = error;
   } finally {
     clearTimeout(overall);
     options.abort?.removeEventListener("abort", onUserAbort);
@@ -210,7 +221,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     );
     await Promise.all([...sessions.values(), ...terminals.values()].map((s) => s.exited));
     watchdog.release();
-    live.snapshotAtEnd();
+    tolerateDiskFault(() => live.snapshotAtEnd(), layout.root, diskFault);
     // Only once every process is gone: a live daemon would re-create its socket directory.
     const daemonDir = removeDaemonDir(layout.config);
     const startedPids = [...sessions.values(), ...terminals.values()].flatMap((s) => (s.process.pid === null ? [] : [s.process.pid]));
@@ -218,7 +229,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     live.close();
     await mock?.close();
     await trap?.close();
-    copyTranscripts(layout);
+    tolerateDiskFault(() => copyTranscripts(layout), layout.root, diskFault);
     // Once every terminal has exited, so each recording is whole; a failure costs the replays, not the run's verdict.
     try {
       writeTerminalCasts(layout.root, terminals.values(), record.steps);
@@ -251,10 +262,17 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     record.wallMs = clockNow() - startedAt;
     // Written last: a run directory without it was cut short (ccrepro killed), and the checker says ERROR.
     record.recordingComplete = true;
-    writeRunRecord(layout.runJson, record);
+    try {
+      writeRunRecord(layout.runJson, record);
+    } catch (error) {
+      if (!isDiskFault(error)) throw error;
+      // run.json keeps its last whole version, which says the recording is incomplete; the caller reports why.
+      unwritten = record.harnessError ?? describeDiskFault(error, layout.root);
+    }
+    stopCatching();
   }
   if (unexpected !== undefined) throw unexpected;
-  return { runDir: layout.root, record };
+  return { runDir: layout.root, record, ...(unwritten === undefined ? {} : { unwritten }) };
 }
 
 // A wait's condition is the scenario's code: when it throws, the run is an ERROR that names the scenario and the step

@@ -116,8 +116,16 @@ export const runRecordSchema = z.object({
 });
 export type RunRecord = z.infer<typeof runRecordSchema>;
 
+// Written beside and renamed over: a write that fails half-way (a full disk) leaves the previous run.json whole.
 export function writeRunRecord(file: string, record: RunRecord): void {
-  fs.writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
+  const partial = `${file}.partial`;
+  try {
+    fs.writeFileSync(partial, `${JSON.stringify(record, null, 2)}\n`);
+  } catch (error) {
+    fs.rmSync(partial, { force: true });
+    throw error;
+  }
+  fs.renameSync(partial, file);
 }
 
 // The one place a verdict enters run.json: the recording stays as the harness wrote it, timings included.
