@@ -16,6 +16,7 @@ import { LiveRecordings } from "./live-recordings.ts";
 import { startOutboundTrap, type OutboundTrap } from "./outbound-trap.ts";
 import { describeOrphanReap, reapOrphanedRuns, reapRun } from "./processes.ts";
 import { startWatchdog } from "./watchdog.ts";
+import { sha256File } from "../releases/binary-info.ts";
 import { abortOnUncaught, describeDiskFault, isDiskFault, tolerateDiskFault } from "./record-faults.ts";
 import { runLayout, type RunLayout } from "./run-layout.ts";
 import { writeRunRecord, type RunRecord } from "./run-record.ts";
@@ -67,6 +68,25 @@ export function binaryRecord(claude: ResolvedClaude, probe: Pick<BinaryProbe, "r
   };
 }
 
+// The sha256 of an executable's bytes, once per process for a file whose inode, size and change time stay the same
+// (the change time cannot be set back the way a modification time can).
+const hashed = new Map<string, Promise<string | null>>();
+function bytesThatRun(file: string): Promise<string | null> {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    return Promise.resolve(null);
+  }
+  const key = `${file}\0${stat.ino}\0${stat.size}\0${stat.ctimeMs}`;
+  let pending = hashed.get(key);
+  if (!pending) {
+    pending = sha256File(file).catch(() => null);
+    hashed.set(key, pending);
+  }
+  return pending;
+}
+
 // A file scenario's source goes into the run directory beside run.json, which names the copy.
 export function recordSource(layout: RunLayout, source: ScenarioSource): NonNullable<RunRecord["source"]> {
   if (source.kind === "builtin") return source;
@@ -81,6 +101,8 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
   const startedAt = clockNow();
   const id = crypto.randomBytes(8).toString("hex");
   const probe = await probeBinary(claude);
+  // The bytes that run, hashed while the run goes: the cache's quick check trusts size and time, which can lie.
+  const ranSha256 = bytesThatRun(claude.executablePath);
   const version = claude.version ?? probe.reportedVersion ?? "local";
   const layout: RunLayout = runLayout(path.resolve(options.runsDir, runDirName(plan.scenario, version, id)));
   fs.mkdirSync(layout.root, { recursive: true });
@@ -261,6 +283,11 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     record.endedAt = new Date().toISOString();
     record.wallMs = clockNow() - startedAt;
     // Written last: a run directory without it was cut short (ccrepro killed), and the checker says ERROR.
+    const ran = await ranSha256;
+    if (ran !== null && ran !== record.claude.sha256) {
+      record.harnessError ??= `the executable that ran, ${claude.executablePath}, is not the bytes that were installed: its sha256 is ${ran}, the install recorded ${record.claude.sha256}; the verdict says nothing about the release (remove that cache entry and run again)`;
+    }
+    if (ran !== null) record.claude.sha256 = ran;
     record.recordingComplete = true;
     try {
       writeRunRecord(layout.runJson, record);
