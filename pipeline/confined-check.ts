@@ -114,7 +114,7 @@ export function confinedCheck(runDir: string, file: string, shown: string, optio
 
 // The child needs no secret of the user's: it gets PATH and the locale, nothing else of the environment.
 function childEnv(): NodeJS.ProcessEnv {
-  const keep = ["PATH", "LANG", "LC_ALL", "TZ", "NODE_OPTIONS"];
+  const keep = ["PATH", "LANG", "LC_ALL", "TZ"];
   return Object.fromEntries(keep.filter((key) => process.env[key] !== undefined).map((key) => [key, process.env[key]]));
 }
 
