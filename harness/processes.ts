@@ -1,6 +1,8 @@
 // Finding and ending every process a run started: by process group, and by the run marker in their environment.
 import fs from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
+import { ownerAlive, ownerPid, ownerToken } from "../core/process-owner.ts";
+export { ownerToken };
 
 // Pids whose initial environment carries NAME=VALUE. Processes that detach (setsid, daemons) keep it.
 export function findMarkedProcesses(name: string, value: string): number[] {
@@ -80,25 +82,6 @@ export async function reapRun(marker: { name: string; value: string }, groups: n
 // "<pid>:<start time in clock ticks>", so a pid the system has since given to another process is not taken for it.
 export const RUN_OWNER_VAR = "CCREPRO_RUN_OWNER";
 
-function startTimeOf(pid: number): string | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Field 22 (starttime), counted after the parenthesised command name.
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
-  } catch {
-    return null;
-  }
-}
-
-export function ownerToken(pid = process.pid): string {
-  return `${pid}:${startTimeOf(pid) ?? "?"}`;
-}
-
-function ownerAlive(token: string): boolean {
-  const [pid, start] = token.split(":");
-  return startTimeOf(Number(pid)) === start;
-}
-
 function environOf(pid: number): Map<string, string> | null {
   try {
     const vars = new Map<string, string>();
@@ -135,7 +118,7 @@ export async function reapOrphanedRuns(markerName: string): Promise<OrphanReap[]
   const reaped: OrphanReap[] = [];
   for (const [runId, owner] of orphaned) {
     const report = await reapRun({ name: markerName, value: runId }, [], 5_000);
-    reaped.push({ runId, owner: owner.split(":")[0] ?? owner, ...report });
+    reaped.push({ runId, owner: ownerPid(owner), ...report });
   }
   return reaped;
 }
