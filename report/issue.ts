@@ -51,6 +51,14 @@ function findingLines(f: Finding): string[] {
   return out;
 }
 
+// Raw terminal escapes (colours, cursor moves: claude's own output quoted in findings) and other control characters
+// would reach the tracker as garbage or hide text; tabs and newlines stay.
+const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+export function withoutControls(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(ANSI, "").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "");
+}
+
 export function renderIssue(target: string): string {
   const runDir = path.resolve(target);
   const layout = runLayout(runDir);
@@ -92,5 +100,5 @@ export function renderIssue(target: string): string {
   }
   if (source.text !== null) out.push(`<details><summary>Scenario source</summary>`, "", ...fenced(source.text, "ts"), "", "</details>", "");
   out.push(`Run directory: \`${runDir}\` — \`ccrepro pack\` on it writes a tarball to attach (paths and environment values removed).`);
-  return `${out.join("\n")}\n`;
+  return `${withoutControls(out.join("\n"))}\n`;
 }
