@@ -11,6 +11,8 @@ export interface CliContext {
   interruptSignal(): AbortSignal;
 }
 
+const INTERRUPTS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
 export function createCliContext(setExit: (code: number) => void): CliContext {
   let interrupt: AbortController | null = null;
   return {
@@ -24,10 +26,13 @@ export function createCliContext(setExit: (code: number) => void): CliContext {
       if (!interrupt) {
         const controller = new AbortController();
         interrupt = controller;
-        process.once("SIGINT", () => {
-          process.stderr.write("ccrepro: interrupted — ending the run's processes\n");
+        // SIGTERM (timeout, systemd, CI cancellation) and SIGHUP (a closed terminal) clean up as Ctrl-C does.
+        const onSignal = (signal: NodeJS.Signals) => {
+          for (const other of INTERRUPTS) process.removeListener(other, onSignal);
+          process.stderr.write(`ccrepro: ${signal === "SIGINT" ? "interrupted" : `got ${signal}`} — ending the run's processes\n`);
           controller.abort();
-        });
+        };
+        for (const signal of INTERRUPTS) process.once(signal, onSignal);
       }
       return interrupt.signal;
     },

@@ -3,6 +3,7 @@ import { BOUNDARY_NAMES, CAUSE_NAMES, type BoundaryCause, type BoundaryKind } fr
 import type { BoundaryCost, CacheAudit, StreamAudit } from "../checker/cache-audit.ts";
 import type { CheckResult } from "../core/verdict.ts";
 import type { Recheck } from "../pipeline/recheck-run.ts";
+import type { Confinement } from "../pipeline/confined-check.ts";
 
 const MAX_DIFF_LINES = 40;
 // Costly boundaries named one by one in a folded cache line; the rest are counted.
@@ -50,8 +51,16 @@ export function formatRecheck(recheck: Recheck, runDir: string): string {
       `not written to run.json, which keeps the verdict the run was recorded with (${recheck.recordedVerdict ?? "none"})`,
     );
   }
+  if (recheck.confinement) context.push(confinementLine(recheck.confinement));
   for (const warning of recheck.warnings) context.push(`⚠ warning: ${warning}`);
   return formatCheckResult(recheck.result, runDir, { cache: recheck.cache, context });
+}
+
+// Says how a file scenario's check ran: code from a run directory is never run with the user's rights unasked.
+export function confinementLine(confinement: Confinement): string {
+  if (confinement.kind === "trusted") return "ran: the scenario file's check with your rights (--trust), in a child process with a time limit";
+  const network = confinement.network === "namespace" ? "a network namespace of its own" : "node's socket modules disabled";
+  return `ran: the scenario file's check confined (Node's permission model: reads only ${confinement.readable.join(", ")}; no writes, no processes; network: ${network}); --trust runs it with your rights`;
 }
 
 // The same as JSON: the result as run.json would hold it, with every note, plus where the check came from when it was a
@@ -63,6 +72,7 @@ export function recheckJson(recheck: Recheck): Record<string, unknown> {
     ...(judged && judged.kind !== "builtin" ? { judgedWith: judged } : {}),
     ...(judged?.kind === "file" ? { recordedVerdict: recheck.recordedVerdict } : {}),
     ...(recheck.warnings.length > 0 ? { warnings: recheck.warnings } : {}),
+    ...(recheck.confinement ? { confinement: recheck.confinement } : {}),
   };
 }
 

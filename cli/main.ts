@@ -40,6 +40,7 @@ const COMMANDS: [name: string, load: () => Promise<Register>][] = [
   ["bench-sweep", async () => (await import("./commands/bench-sweep.ts")).registerBenchSweepCommand],
   ["record", async () => (await import("./commands/record.ts")).registerRecordCommand],
   ["import", async () => (await import("./commands/import.ts")).registerImportCommand],
+  ["doctor", async () => (await import("./commands/doctor.ts")).registerDoctorCommand],
 ];
 
 // The top-level listing the build wrote beside the compiled CLI (absent when running from source).

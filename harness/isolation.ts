@@ -5,6 +5,7 @@ import path from "node:path";
 import { QUIET_ENV } from "../releases/binary-info.ts";
 import type { BinaryProbe } from "../releases/capabilities.ts";
 import type { HookSource, PermissionPlan, SettingSource } from "./plan.ts";
+import { ownerToken, RUN_OWNER_VAR } from "./processes.ts";
 import { projectSettingsFile, userSettingsFile, type RunLayout } from "./run-layout.ts";
 
 // Harmless by construction: the mock accepts any key, and the value marks where a leak would have come from.
@@ -46,6 +47,8 @@ export function buildEnvironment(run: RunLayout, options: IsolationOptions): Rec
     NO_PROXY: "127.0.0.1,localhost",
     no_proxy: "127.0.0.1,localhost",
     [RUN_MARKER_VAR]: options.runId,
+    // Whose run it is: what lets a later ccrepro (or `ccrepro doctor`) tell a dead run's processes from a live one's.
+    [RUN_OWNER_VAR]: ownerToken(),
   };
   // Running as root, the binary refuses --dangerously-skip-permissions unless it is told it is sandboxed.
   if (process.getuid?.() === 0) env.IS_SANDBOX = "1";

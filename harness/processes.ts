@@ -1,6 +1,8 @@
 // Finding and ending every process a run started: by process group, and by the run marker in their environment.
 import fs from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
+import { ownerAlive, ownerPid, ownerToken } from "../core/process-owner.ts";
+export { ownerToken };
 
 // Pids whose initial environment carries NAME=VALUE. Processes that detach (setsid, daemons) keep it.
 export function findMarkedProcesses(name: string, value: string): number[] {
@@ -74,4 +76,54 @@ export async function reapRun(marker: { name: string; value: string }, groups: n
     // The kernel needs a moment to tear the processes down; re-scan rather than trust the signal.
     await delay(50);
   }
+}
+
+// Which ccrepro process a run belongs to, in every process of the run's environment beside the run marker:
+// "<pid>:<start time in clock ticks>", so a pid the system has since given to another process is not taken for it.
+export const RUN_OWNER_VAR = "CCREPRO_RUN_OWNER";
+
+function environOf(pid: number): Map<string, string> | null {
+  try {
+    const vars = new Map<string, string>();
+    for (const entry of fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0")) {
+      const at = entry.indexOf("=");
+      if (at > 0) vars.set(entry.slice(0, at), entry.slice(at + 1));
+    }
+    return vars;
+  } catch {
+    return null;
+  }
+}
+
+export interface OrphanReap {
+  runId: string;
+  owner: string;
+  killed: number[];
+  survivors: number[];
+}
+
+// Ends the processes of every run whose ccrepro is gone (killed with SIGKILL, or crashed): each carries the run's
+// marker and its owner; a run whose owner is alive, or a process without an owner (runs of older ccrepro versions,
+// tests), is left alone.
+export async function reapOrphanedRuns(markerName: string): Promise<OrphanReap[]> {
+  const orphaned = new Map<string, string>();
+  for (const entry of fs.readdirSync("/proc")) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    const vars = environOf(pid);
+    const runId = vars?.get(markerName);
+    const owner = vars?.get(RUN_OWNER_VAR);
+    if (runId && owner && !orphaned.has(runId) && !ownerAlive(owner) && !isZombie(pid)) orphaned.set(runId, owner);
+  }
+  const reaped: OrphanReap[] = [];
+  for (const [runId, owner] of orphaned) {
+    const report = await reapRun({ name: markerName, value: runId }, [], 5_000);
+    reaped.push({ runId, owner: ownerPid(owner), ...report });
+  }
+  return reaped;
+}
+
+export function describeOrphanReap(orphan: OrphanReap): string {
+  const left = orphan.survivors.length > 0 ? `; still alive: ${orphan.survivors.join(", ")}` : "";
+  return `reaped ${orphan.killed.length} process(es) (${orphan.killed.join(", ")}) left running by run ${orphan.runId}, whose ccrepro (pid ${orphan.owner}) is gone${left}`;
 }

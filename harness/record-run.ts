@@ -16,11 +16,14 @@ import { answerRulesProblem, hookSettings, writeHookAnswers } from "./hook-captu
 import { buildEnvironment, choosePermissions, chooseSessionSettings, RUN_MARKER_VAR, seedConfig } from "./isolation.ts";
 import { LiveRecordings } from "./live-recordings.ts";
 import { startOutboundTrap, type OutboundTrap } from "./outbound-trap.ts";
-import { reapRun } from "./processes.ts";
+import { describeOrphanReap, reapOrphanedRuns, reapRun } from "./processes.ts";
+import { startWatchdog } from "./watchdog.ts";
+import { sha256File } from "../releases/binary-info.ts";
+import { abortOnUncaught, describeDiskFault, isDiskFault, tolerateDiskFault } from "./record-faults.ts";
 import { runLayout, type RunLayout } from "./run-layout.ts";
 import { writeRunRecord, type RunRecord } from "./run-record.ts";
 import { StepFailure, type RunContext } from "./run-context.ts";
-import type { RunPlan, ScenarioSource } from "./plan.ts";
+import type { RunPlan, ScenarioSource, Step } from "./plan.ts";
 import type { SdkInstall, SdkSession } from "./sdk-session.ts";
 import { executeStep } from "./step-executor.ts";
 import type { TerminalSession } from "./terminal-session.ts";
@@ -47,6 +50,9 @@ export interface RecordOptions {
 export interface RecordedRun {
   runDir: string;
   record: RunRecord;
+  // Why run.json could not be written at the end (a full disk): the file on disk is the last one written, marked
+  // incomplete; this message is the run's harness error.
+  unwritten?: string;
 }
 
 export function runDirName(scenario: string, version: string, id: string): string {
@@ -66,6 +72,25 @@ export function binaryRecord(claude: ResolvedClaude, probe: Pick<BinaryProbe, "r
   };
 }
 
+// The sha256 of an executable's bytes, once per process for a file whose inode, size and change time stay the same
+// (the change time cannot be set back the way a modification time can).
+const hashed = new Map<string, Promise<string | null>>();
+function bytesThatRun(file: string): Promise<string | null> {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    return Promise.resolve(null);
+  }
+  const key = `${file}\0${stat.ino}\0${stat.size}\0${stat.ctimeMs}`;
+  let pending = hashed.get(key);
+  if (!pending) {
+    pending = sha256File(file).catch(() => null);
+    hashed.set(key, pending);
+  }
+  return pending;
+}
+
 // A file scenario's source goes into the run directory beside run.json, which names the copy.
 export function recordSource(layout: RunLayout, source: ScenarioSource): NonNullable<RunRecord["source"]> {
   if (source.kind === "builtin") return source;
@@ -80,11 +105,15 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
   const startedAt = clockNow();
   const id = crypto.randomBytes(8).toString("hex");
   const probe = await probeBinary(claude);
+  // The bytes that run, hashed while the run goes: the cache's quick check trusts size and time, which can lie.
+  const ranSha256 = bytesThatRun(claude.executablePath);
   const version = claude.version ?? probe.reportedVersion ?? "local";
   const layout: RunLayout = runLayout(path.resolve(options.runsDir, runDirName(plan.scenario, version, id)));
   fs.mkdirSync(layout.root, { recursive: true });
   fs.mkdirSync(layout.hooksDir, { recursive: true });
   const progress = options.onProgress ?? (() => undefined);
+  // What a run killed before its cleanup left running (its ccrepro gone) ends now, and the user is told.
+  for (const orphan of await reapOrphanedRuns(RUN_MARKER_VAR)) progress(describeOrphanReap(orphan));
   const script = mockScriptSchema.parse(plan.script);
   const permissions = choosePermissions(probe, process.getuid?.() === 0, plan.permissions);
   const hookEvents = plan.hooks ? (plan.hooks.events === "all" ? probe.hookEvents : plan.hooks.events) : [];
@@ -127,6 +156,8 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
   };
   writeRunRecord(layout.runJson, record);
 
+  // Started before any process of the run: if ccrepro is killed from here on, the watchdog ends what it started.
+  const watchdog = startWatchdog({ name: RUN_MARKER_VAR, value: id });
   let trap: OutboundTrap | null = null;
   let mock: MockServer | null = null;
   let recorder: RecordingProxy | null = null;
@@ -134,6 +165,11 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
   const sessions = new Map<string, HeadlessSession | SdkSession>();
   const terminals = new Map<string, TerminalSession>();
   const runAbort = new AbortController();
+  // A write that fails in an event handler (a full disk) ends the run, not the process: the cleanup still reaps.
+  const stopCatching = abortOnUncaught(layout.root, (message) => runAbort.abort(new StepFailure(message)));
+  const diskFault = (message: string) => {
+    record.harnessError ??= message;
+  };
   const onUserAbort = () => runAbort.abort(new StepFailure("the run was interrupted"));
   options.abort?.addEventListener("abort", onUserAbort);
   // An abort that came earlier (e.g. Ctrl-C during the probe or the mock's start) fires no event any more.
@@ -144,6 +180,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
   );
   let pointReachedAt: number | null = null;
   let unexpected: unknown;
+  let unwritten: string | undefined;
 
   try {
     if (probe.reportedVersion === null) {
@@ -189,17 +226,19 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
         const { outcome, detail } = await executeStep(ctx, step);
         record.steps.push({ index, kind: step.kind, label, startedAt: stepStart, endedAt: clockNow(), outcome, detail });
         if (outcome === "timeout") break;
-      } catch (error) {
-        record.steps.push({ index, kind: step.kind, label, startedAt: stepStart, endedAt: clockNow(), outcome: "error", detail: (error as Error).message });
+      } catch (thrown) {
+        const error = blameCondition(thrown, plan.scenario, index, step);
+        record.steps.push({ index, kind: step.kind, label, startedAt: stepStart, endedAt: clockNow(), outcome: "error", detail: error.message });
         throw error;
       } finally {
-        writeRunRecord(layout.runJson, record);
+        tolerateDiskFault(() => writeRunRecord(layout.runJson, record), layout.root, diskFault);
       }
     }
   } catch (error) {
     // A bug of ccrepro's own is still a harness error for this run; the caller sees its stack too.
-    record.harnessError = error instanceof StepFailure ? error.message : `ccrepro failed: ${(error as Error).stack ?? String(error)}`;
-    if (!(error instanceof StepFailure)) unexpected = error;
+    if (isDiskFault(error)) record.harnessError ??= describeDiskFault(error, layout.root);
+    else record.harnessError = error instanceof StepFailure ? error.message : `ccrepro failed: ${(error as Error).stack ?? String(error)}`;
+    if (!(error instanceof StepFailure) && !isDiskFault(error)) unexpected = error;
   } finally {
     clearTimeout(overall);
     options.abort?.removeEventListener("abort", onUserAbort);
@@ -209,7 +248,8 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
       [...sessions.values(), ...terminals.values()].flatMap((s) => (s.process.pid === null ? [] : [s.process.pid])),
     );
     await Promise.all([...sessions.values(), ...terminals.values()].map((s) => s.exited));
-    live.snapshotAtEnd();
+    watchdog.release();
+    tolerateDiskFault(() => live.snapshotAtEnd(), layout.root, diskFault);
     // Only once every process is gone: a live daemon would re-create its socket directory.
     const daemonDir = removeDaemonDir(layout.config);
     const startedPids = [...sessions.values(), ...terminals.values()].flatMap((s) => (s.process.pid === null ? [] : [s.process.pid]));
@@ -227,7 +267,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     }
     await mock?.close();
     await trap?.close();
-    copyTranscripts(layout);
+    tolerateDiskFault(() => copyTranscripts(layout), layout.root, diskFault);
     // Once every terminal has exited, so each recording is whole; a failure costs the replays, not the run's verdict.
     try {
       // Only a run with terminals loads the cast writer (and the terminal modules it reads).
@@ -260,11 +300,31 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     record.endedAt = new Date().toISOString();
     record.wallMs = clockNow() - startedAt;
     // Written last: a run directory without it was cut short (ccrepro killed), and the checker says ERROR.
+    const ran = await ranSha256;
+    if (ran !== null && ran !== record.claude.sha256) {
+      record.harnessError ??= `the executable that ran, ${claude.executablePath}, is not the bytes that were installed: its sha256 is ${ran}, the install recorded ${record.claude.sha256}; the verdict says nothing about the release (remove that cache entry and run again)`;
+    }
+    if (ran !== null) record.claude.sha256 = ran;
     record.recordingComplete = true;
-    writeRunRecord(layout.runJson, record);
+    try {
+      writeRunRecord(layout.runJson, record);
+    } catch (error) {
+      if (!isDiskFault(error)) throw error;
+      // run.json keeps its last whole version, which says the recording is incomplete; the caller reports why.
+      unwritten = record.harnessError ?? describeDiskFault(error, layout.root);
+    }
+    stopCatching();
   }
   if (unexpected !== undefined) throw unexpected;
-  return { runDir: layout.root, record };
+  return { runDir: layout.root, record, ...(unwritten === undefined ? {} : { unwritten }) };
+}
+
+// A wait's condition is the scenario's code: when it throws, the run is an ERROR that names the scenario and the step
+// (ccrepro's own failures stay unexpected, with their stack).
+function blameCondition(error: unknown, scenario: string, index: number, step: Step): Error {
+  if (error instanceof StepFailure || !("until" in step)) return error as Error;
+  const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new StepFailure(`scenario ${scenario}, step ${index + 1} (${step.kind} "${step.label}"): its condition threw ${what}; fix that condition in the scenario and run again`);
 }
 
 // The binary's own transcripts live in the isolated config dir; a copy beside the other artifacts keeps them findable.

@@ -1,5 +1,6 @@
 // What a run recorded, as one typed view: built live by the driver for wait predicates, loaded from files by the checker.
 import fs from "node:fs";
+import { existsInside, readInside, resolveInside } from "./run-files.ts";
 import path from "node:path";
 import { z } from "zod";
 import { logLineSchema, REQUEST_INDEX_FILE, type RequestEntry, type ResponseEndEntry } from "../mock-api/log-entry.ts";
@@ -149,9 +150,10 @@ export interface Recordings {
 
 const timedLineSchema = z.object({ t: z.number(), raw: z.string() });
 
-export function readJsonLines(file: string): unknown[] {
-  if (!fs.existsSync(file)) return [];
-  const lines = fs.readFileSync(file, "utf8").split("\n");
+// `root`: the directory the file must really be inside (its run directory; by default its own folder).
+export function readJsonLines(file: string, root = path.dirname(file)): unknown[] {
+  if (!existsInside(root, file)) return [];
+  const lines = readInside(root, file, "utf8").split("\n");
   // The last piece is "" for a complete file, or a line still being written by a live writer: not ours yet.
   lines.pop();
   return lines.filter((line) => line.trim() !== "").map((line) => JSON.parse(line) as unknown);
@@ -162,10 +164,11 @@ export function toStdoutRecord(line: number, t: number, raw: string): StdoutReco
   return parsed.ok ? { line, t, raw, event: parsed.event } : { line, t, raw, event: null, parseError: parsed.error };
 }
 
-export function loadRequestLog(logDir: string): Pick<Recordings, "requests" | "responseEnds" | "body"> {
+// `root`: the directory every file of the log must really be inside (the run directory; by default the log's own).
+export function loadRequestLog(logDir: string, root = logDir): Pick<Recordings, "requests" | "responseEnds" | "body"> {
   const requests: RequestEntry[] = [];
   const responseEnds = new Map<number, ResponseEndEntry>();
-  for (const value of readJsonLines(path.join(logDir, REQUEST_INDEX_FILE))) {
+  for (const value of readJsonLines(path.join(logDir, REQUEST_INDEX_FILE), root)) {
     const entry = logLineSchema.parse(value);
     if (entry.kind === "request") requests.push(entry);
     else responseEnds.set(entry.seq, entry);
@@ -178,15 +181,15 @@ export function loadRequestLog(logDir: string): Pick<Recordings, "requests" | "r
     body(seq: number) {
       const entry = bySeq.get(seq);
       if (!entry) throw new Error(`no request ${seq} in ${logDir}`);
-      return fs.readFileSync(path.join(logDir, entry.bodyFile));
+      // Inside the log itself: an index line's "../" or a linked body names no file of the machine's.
+      return readInside(logDir, path.join(logDir, entry.bodyFile));
     },
   };
 }
 
-const readIfThere = (file: string): string => (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "");
-
 export function loadHooks(runDir: string): HookRecord[] {
-  return readJsonLines(runLayout(runDir).hooksLog)
+  const readIfThere = (file: string): string => (existsInside(runDir, file) ? readInside(runDir, file, "utf8") : "");
+  return readJsonLines(runLayout(runDir).hooksLog, runDir)
     .map((value) => {
       const entry = hookIndexSchema.parse(value);
       const file = path.join(runDir, entry.payloadFile);
@@ -224,8 +227,8 @@ export const workdirSnapshotSchema = z.object({
   links: z.array(z.object({ path: z.string(), target: z.string() })).optional(),
 }) satisfies z.ZodType<WorkdirSnapshot>;
 
-const readSnapshot = (file: string): WorkdirSnapshot | null =>
-  fs.existsSync(file) ? workdirSnapshotSchema.parse(JSON.parse(fs.readFileSync(file, "utf8"))) : null;
+const readSnapshot = (root: string, file: string): WorkdirSnapshot | null =>
+  existsInside(root, file) ? workdirSnapshotSchema.parse(JSON.parse(readInside(root, file, "utf8"))) : null;
 
 // The working directory's snapshots a run directory holds: one per session directory that has one, and the run's
 // last. Runs recorded before snapshots were kept have none of these files: their record is empty.
@@ -233,28 +236,28 @@ export function loadWorkdir(runDir: string, labels: string[]): WorkdirRecord {
   const run = runLayout(runDir);
   const afterSession: Record<string, WorkdirSnapshot> = {};
   for (const label of labels) {
-    const snapshot = readSnapshot(sessionLayout(run, label).workdir);
+    const snapshot = readSnapshot(runDir, sessionLayout(run, label).workdir);
     if (snapshot) afterSession[label] = snapshot;
   }
-  return { afterSession, atEnd: readSnapshot(run.workdirAtEnd) };
+  return { afterSession, atEnd: readSnapshot(runDir, run.workdirAtEnd) };
 }
 
 // Loads everything a run directory recorded. Throws when a file is malformed: a damaged run is a harness error.
 export function loadRecordings(runDir: string): Recordings {
   const run = runLayout(runDir);
   const labels = fs.existsSync(run.sessionsDir)
-    ? fs.readdirSync(run.sessionsDir).filter((name) => fs.statSync(path.join(run.sessionsDir, name)).isDirectory())
+    ? fs.readdirSync(resolveInside(runDir, run.sessionsDir)).filter((name) => fs.lstatSync(path.join(run.sessionsDir, name)).isDirectory())
     : [];
   const sessions = labels
     .map((label): SessionRecording => {
       const files = sessionLayout(run, label);
-      const stdout = readJsonLines(files.stdout).map((value, i) => {
+      const stdout = readJsonLines(files.stdout, runDir).map((value, i) => {
         const { t, raw } = timedLineSchema.parse(value);
         return toStdoutRecord(i, t, raw);
       });
-      const stdin = readJsonLines(files.stdin).map((value) => timedLineSchema.parse(value));
-      const process = fs.existsSync(files.sessionJson)
-        ? sessionProcessSchema.parse(JSON.parse(fs.readFileSync(files.sessionJson, "utf8")))
+      const stdin = readJsonLines(files.stdin, runDir).map((value) => timedLineSchema.parse(value));
+      const process = existsInside(runDir, files.sessionJson)
+        ? sessionProcessSchema.parse(JSON.parse(readInside(runDir, files.sessionJson, "utf8")))
         : null;
       return { label, stdout, stdin, process };
     })
@@ -264,7 +267,7 @@ export function loadRecordings(runDir: string): Recordings {
   const observedUntil = steps.length > 0 ? Math.max(...steps.map((step) => step.endedAt)) : undefined;
   const workdir = loadWorkdir(runDir, labels);
   const transcripts = copiedTranscripts(run.transcripts);
-  return { runDir, sessions, hooks, workdir, transcripts, ...(observedUntil === undefined ? {} : { observedUntil }), ...loadRequestLog(run.mockLog) };
+  return { runDir, sessions, hooks, workdir, transcripts, ...(observedUntil === undefined ? {} : { observedUntil }), ...loadRequestLog(run.mockLog, runDir) };
 }
 
 // The working directory's record before anything was snapshotted.

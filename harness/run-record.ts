@@ -1,5 +1,7 @@
 // run.json: everything needed to reproduce and audit a run from its directory alone.
 import fs from "node:fs";
+import path from "node:path";
+import { readInside } from "./run-files.ts";
 import { z } from "zod";
 import { checkResultSchema, type CheckResult } from "../core/verdict.ts";
 
@@ -114,8 +116,16 @@ export const runRecordSchema = z.object({
 });
 export type RunRecord = z.infer<typeof runRecordSchema>;
 
+// Written beside and renamed over: a write that fails half-way (a full disk) leaves the previous run.json whole.
 export function writeRunRecord(file: string, record: RunRecord): void {
-  fs.writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
+  const partial = `${file}.partial`;
+  try {
+    fs.writeFileSync(partial, `${JSON.stringify(record, null, 2)}\n`);
+  } catch (error) {
+    fs.rmSync(partial, { force: true });
+    throw error;
+  }
+  fs.renameSync(partial, file);
 }
 
 // The one place a verdict enters run.json: the recording stays as the harness wrote it, timings included.
@@ -126,5 +136,6 @@ export function recordVerdict(file: string, result: CheckResult, checkMs: number
 }
 
 export function readRunRecord(file: string): RunRecord {
-  return runRecordSchema.parse(JSON.parse(fs.readFileSync(file, "utf8")));
+  // run.json itself must not be a link out of its run directory.
+  return runRecordSchema.parse(JSON.parse(readInside(path.dirname(file), file, "utf8")));
 }

@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { UserError } from "../core/errors.ts";
 import { clockNow } from "../core/time.ts";
 import {
   logLineSchema,
@@ -109,13 +110,26 @@ export class FileRequestLog extends RequestLogBase {
     this.indexFile = indexFile;
   }
 
+  // A last line without its newline is a write cut short (a killed mock, a full disk): it is dropped, as readers already
+  // ignore it, so the next line starts on a line of its own. A whole line that is not a log line is the user's to fix.
   private static highestSeq(indexFile: string): number {
     if (!fs.existsSync(indexFile)) return 0;
-    return fs
-      .readFileSync(indexFile, "utf8")
+    const text = fs.readFileSync(indexFile, "utf8");
+    const whole = text.endsWith("\n") || text === "" ? text : text.slice(0, text.lastIndexOf("\n") + 1);
+    if (whole.length !== text.length) fs.truncateSync(indexFile, Buffer.byteLength(whole));
+    return whole
       .split("\n")
-      .filter((line) => line.trim() !== "")
-      .reduce((highest, line) => Math.max(highest, logLineSchema.parse(JSON.parse(line)).seq), 0);
+      .map((line, i) => [line, i + 1] as const)
+      .filter(([line]) => line.trim() !== "")
+      .reduce((highest, [line, number]) => {
+        let entry;
+        try {
+          entry = logLineSchema.parse(JSON.parse(line));
+        } catch (error) {
+          throw new UserError(`${indexFile}:${number} is not a request-log line (${(error as Error).message.split("\n")[0]}); pass another --log-dir, or remove that line`, "BAD_LOG_DIR");
+        }
+        return Math.max(highest, entry.seq);
+      }, 0);
   }
 
   protected storeBody(bodyFile: string, body: Uint8Array): void {

@@ -100,6 +100,10 @@ export function scenarioEntries(config: NightlyConfig): ScenarioEntry[] {
 
 // Schema first, then what the schema cannot know: scenario names, their parameters, duplicates.
 export function parseNightlyConfig(raw: unknown, source: string): NightlyConfig {
+  // An array (of scenarios, of versions) is the usual slip; "versions: expected array" would not say it.
+  if (Array.isArray(raw) || typeof raw !== "object" || raw === null) {
+    throw badConfig(source, "the top level", `is ${Array.isArray(raw) ? "an array" : JSON.stringify(raw)}; a nightly config is an object: { "scenarios": [...], "versions": [...] }`);
+  }
   const parsed = nightlyConfigSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -1,7 +1,7 @@
 // Recomputes a run's verdict from its directory alone: run.json names the scenario and parameters, the logs do the rest.
 import fs from "node:fs";
 import { loadRecordings } from "../harness/recordings.ts";
-import { readRunRecord } from "../harness/run-record.ts";
+import { readRunRecord, type RunRecord } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
 import type { CheckResult } from "../core/verdict.ts";
 import type { Scenario } from "../kit/scenario.ts";
@@ -20,20 +20,29 @@ export function checkRecordedRun(runDir: string, given?: Scenario): CheckResult 
 
 // The same, with the cache audit its notes came from (null when the run was not judged or not audited). `checkFile`:
 // the file a throwing check is blamed on, when it is not the one the run recorded (an edited file given to check).
-export function checkRecordedRunAudited(runDir: string, given?: Scenario, checkFile?: string): AuditedResult {
+// The verdict a run gets before any scenario's check is asked (no run.json, a harness error, a cut recording, a failed
+// step, UNSUPPORTED), with the record when there is none: the check of a file scenario runs only past this point.
+export function judgedBeforeCheck(runDir: string): { early: AuditedResult } | { record: RunRecord } {
   const layout = runLayout(runDir);
-  if (!fs.existsSync(layout.runJson)) return unaudited(harnessErrorResult(`${runDir} has no run.json: not a run directory`));
+  if (!fs.existsSync(layout.runJson)) return { early: unaudited(harnessErrorResult(`${runDir} has no run.json: not a run directory`)) };
   let record;
   try {
     record = readRunRecord(layout.runJson);
   } catch (error) {
-    return unaudited(harnessErrorResult(`run.json is damaged: ${(error as Error).message}`));
+    return { early: unaudited(harnessErrorResult(`run.json is damaged: ${(error as Error).message}`)) };
   }
-  if (record.unsupported) return unaudited(unsupportedResult(record.unsupported.message));
-  if (record.harnessError) return unaudited(harnessErrorResult(explainFailure(record.harnessError, runDir, record)));
-  if (!record.recordingComplete) return unaudited(harnessErrorResult("the recording was cut short (ccrepro stopped before the run ended); its logs may be partial"));
+  if (record.unsupported) return { early: unaudited(unsupportedResult(record.unsupported.message)) };
+  if (record.harnessError) return { early: unaudited(harnessErrorResult(explainFailure(record.harnessError, runDir, record))) };
+  if (!record.recordingComplete) return { early: unaudited(harnessErrorResult("the recording was cut short (ccrepro stopped before the run ended); its logs may be partial")) };
   const failedStep = record.steps.find((step) => step.outcome === "error");
-  if (failedStep) return unaudited(harnessErrorResult(explainFailure(`step ${failedStep.index + 1} (${failedStep.label}) failed: ${failedStep.detail ?? "no detail"}`, runDir, record)));
+  if (failedStep) return { early: unaudited(harnessErrorResult(explainFailure(`step ${failedStep.index + 1} (${failedStep.label}) failed: ${failedStep.detail ?? "no detail"}`, runDir, record))) };
+  return { record };
+}
+
+export function checkRecordedRunAudited(runDir: string, given?: Scenario, checkFile?: string): AuditedResult {
+  const before = judgedBeforeCheck(runDir);
+  if ("early" in before) return before.early;
+  const { record } = before;
   const scenario = given ?? scenarioByName(record.scenario);
   if (!scenario && record.source?.kind === "file") {
     return unaudited(harnessErrorResult(`scenario ${record.scenario} came from the file ${record.source.path}, which is not loaded; \`ccrepro check\` judges it with the copy in ${record.source.copy}`));

@@ -8,12 +8,15 @@ import type { CheckResult } from "../core/verdict.ts";
 import { readRunRecord, type RunRecord } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
 import type { CacheAudit } from "../checker/cache-audit.ts";
-import { checkRecordedRunAudited } from "./check-recorded-run.ts";
-import { loadScenario, looksLikePath, originOf, scenarioOfRun, sourceSha256 } from "./scenario-source.ts";
+import { checkRecordedRunAudited, judgedBeforeCheck } from "./check-recorded-run.ts";
+import { confinedCheck, type Confinement } from "./confined-check.ts";
+import { looksLikePath, sourceSha256 } from "./scenario-source.ts";
 
 export const recheckOptionsSchema = z.strictObject({
   // An edited scenario file to judge the run with instead of the run's own scenario: a path.
   scenarioFile: z.string().min(1).optional(),
+  // Run a file scenario's check with the user's rights instead of confined (--trust); it is still time-limited.
+  trust: z.boolean().optional(),
 });
 export type RecheckOptions = z.input<typeof recheckOptionsSchema>;
 
@@ -33,6 +36,8 @@ export interface Recheck {
   recordedVerdict: CheckResult["verdict"] | null;
   // Reasons not to take the verdict for the recorded scenario's, e.g. a copy edited since the run.
   warnings: string[];
+  // How a file scenario's check ran (null: a built-in, judged by this ccrepro's own copy, or no check ran).
+  confinement: Confinement | null;
 }
 
 function recordOf(runDir: string): RunRecord | null {
@@ -45,34 +50,48 @@ function recordOf(runDir: string): RunRecord | null {
 }
 
 export async function recheckRun(runDir: string, options: RecheckOptions = {}): Promise<Recheck> {
-  const { scenarioFile } = recheckOptionsSchema.parse(options);
+  const { scenarioFile, trust } = recheckOptionsSchema.parse(options);
   const record = recordOf(runDir);
-  if (scenarioFile !== undefined) return recheckWithFile(runDir, record, scenarioFile);
+  if (scenarioFile !== undefined) return recheckWithFile(runDir, record, scenarioFile, trust ?? false);
   const recordedVerdict = record?.result?.verdict ?? null;
-  const judged = checkRecordedRunAudited(runDir, await scenarioOfRun(runDir));
-  if (!record) return { ...judged, judgedWith: null, recordedVerdict, warnings: [] };
-  if (record.source?.kind !== "file") return { ...judged, judgedWith: { kind: "builtin", name: record.scenario }, recordedVerdict, warnings: [] };
+  // A built-in is judged by this ccrepro's own scenario of that name: nothing in the run directory is run.
+  if (!record || record.source?.kind !== "file") {
+    const judged = checkRecordedRunAudited(runDir);
+    return { ...judged, judgedWith: record ? { kind: "builtin", name: record.scenario } : null, recordedVerdict, warnings: [], confinement: null };
+  }
   const copy = path.join(runDir, record.source.copy);
-  // scenarioOfRun read the same file; it refuses a copy it cannot read, so this read succeeds.
-  const sha256 = sourceSha256(fs.readFileSync(copy, "utf8"));
+  const sha256 = readSha256(copy);
   const recordedSha256 = record.source.sha256;
+  const judgedWith: JudgedWith = { kind: "run-copy", path: copy, sha256: sha256 ?? "", recordedSha256 };
   const warnings =
-    sha256 === recordedSha256
+    sha256 === null || sha256 === recordedSha256
       ? []
       : [
           `the run directory's copy of the scenario, ${copy}, was changed since the run: its sha256 is ${sha256}, run.json records ${recordedSha256} for ` +
             `the file that ran (${record.source.path}); this verdict is of the changed scenario, not of the one the run was recorded with`,
         ];
-  return { ...judged, judgedWith: { kind: "run-copy", path: copy, sha256, recordedSha256 }, recordedVerdict, warnings };
+  const before = judgedBeforeCheck(runDir);
+  if ("early" in before) return { ...before.early, judgedWith, recordedVerdict, warnings, confinement: null };
+  const checked = await confinedCheck(runDir, copy, copy, { trust });
+  return { ...checked.audited, judgedWith, recordedVerdict, warnings, confinement: checked.confinement };
 }
 
-async function recheckWithFile(runDir: string, record: RunRecord | null, file: string): Promise<Recheck> {
+function readSha256(file: string): string | null {
+  try {
+    return sourceSha256(fs.readFileSync(file, "utf8"));
+  } catch {
+    // The check names the unreadable copy.
+    return null;
+  }
+}
+
+async function recheckWithFile(runDir: string, record: RunRecord | null, file: string, trust: boolean): Promise<Recheck> {
   if (!looksLikePath(file)) {
     throw new UserError(`--scenario takes a scenario file's path, got "${file}"; pass it as a path, e.g. ./${file}.ts`, "BAD_ARGUMENT");
   }
   if (!record) {
     // Nothing to match the file against; the result is the ERROR that names what is wrong with the directory.
-    return { ...checkRecordedRunAudited(runDir), judgedWith: null, recordedVerdict: null, warnings: [] };
+    return { ...checkRecordedRunAudited(runDir), judgedWith: null, recordedVerdict: null, warnings: [], confinement: null };
   }
   if (record.source?.kind !== "file") {
     throw new UserError(
@@ -81,21 +100,23 @@ async function recheckWithFile(runDir: string, record: RunRecord | null, file: s
       "SCENARIO_MISMATCH",
     );
   }
-  const scenario = await loadScenario(file);
-  if (scenario.name !== record.scenario) {
+  const judgedWith: JudgedWith = {
+    kind: "file",
+    path: path.resolve(file),
+    sha256: readSha256(file) ?? "",
+    recordedSha256: record.source.sha256,
+    runCopy: path.join(runDir, record.source.copy),
+  };
+  const before = judgedBeforeCheck(runDir);
+  if ("early" in before) return { ...before.early, judgedWith, recordedVerdict: record.result?.verdict ?? null, warnings: [], confinement: null };
+  // The file is loaded and judged in the confined child too: this process never imports a scenario file for a check.
+  const checked = await confinedCheck(runDir, file, file, { trust });
+  if (checked.name !== null && checked.name !== record.scenario) {
     throw new UserError(
-      `scenario file ${file} defines "${scenario.name}", but ${runDir} was recorded with "${record.scenario}"; pass the file that defines "${record.scenario}" ` +
-        `(the run's own copy is ${path.join(runDir, record.source.copy)}), or check a run of "${scenario.name}"`,
+      `scenario file ${file} defines "${checked.name}", but ${runDir} was recorded with "${record.scenario}"; pass the file that defines "${record.scenario}" ` +
+        `(the run's own copy is ${path.join(runDir, record.source.copy)}), or check a run of "${checked.name}"`,
       "SCENARIO_MISMATCH",
     );
   }
-  const origin = originOf(scenario);
-  const sha256 = origin.kind === "file" ? origin.sha256 : "";
-  const judged = checkRecordedRunAudited(runDir, scenario, file);
-  return {
-    ...judged,
-    judgedWith: { kind: "file", path: path.resolve(file), sha256, recordedSha256: record.source.sha256, runCopy: path.join(runDir, record.source.copy) },
-    recordedVerdict: record.result?.verdict ?? null,
-    warnings: [],
-  };
+  return { ...checked.audited, judgedWith, recordedVerdict: record.result?.verdict ?? null, warnings: [], confinement: checked.confinement };
 }

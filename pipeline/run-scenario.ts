@@ -11,6 +11,10 @@ import type { Driver } from "../kit/scenario.ts";
 import type { CacheAudit } from "../checker/cache-audit.ts";
 import { checkRecordedRun, checkRecordedRunAudited } from "./check-recorded-run.ts";
 import { originOf } from "./scenario-source.ts";
+import { UserError } from "../core/errors.ts";
+import { describeDiskFault, isDiskFault } from "../harness/record-faults.ts";
+import { harnessErrorResult } from "./verdict-rules.ts";
+import { confinedCheck } from "./confined-check.ts";
 import { driverFor, sdkFor } from "./drivers.ts";
 import { recordUnsupportedRun } from "../harness/record-unsupported.ts";
 import { describeNeed, missingNeeds, probeBinary, type BinaryProbe, type Need } from "../releases/capabilities.ts";
@@ -108,7 +112,9 @@ export async function runAndCheck(run: ScenarioRun): Promise<CheckedRun> {
     source: originOf(scenario),
     driver: sessionDriver,
   };
-  const { runDir } = await recordRun({
+  let recorded;
+  try {
+    recorded = await recordRun({
     plan,
     claude: run.claude,
     requested: run.requested,
@@ -119,9 +125,30 @@ export async function runAndCheck(run: ScenarioRun): Promise<CheckedRun> {
     driverLabel: driver,
     recordApi: run.recordApi,
   });
+  } catch (error) {
+    // A disk that is full before the run starts: nothing ran, nothing to reap; a message, not a stack.
+    if (isDiskFault(error)) throw new UserError(describeDiskFault(error, run.runsDir), "CANNOT_RECORD");
+    throw error;
+  }
+  const { runDir } = recorded;
   const started = performance.now();
-  const { result, cache } = checkRecordedRunAudited(runDir, scenario);
-  const record = recordVerdict(runLayout(runDir).runJson, result, performance.now() - started);
+  const origin = originOf(scenario);
+  // A file scenario's check runs as `ccrepro check` runs it: confined, in a child with a time limit, so a check that
+  // loops is an ERROR naming the file, and what a check may do here is what it may do on a maintainer's machine.
+  const { result, cache } = origin.kind === "file" ? (await confinedCheck(runDir, origin.path, origin.path)).audited : checkRecordedRunAudited(runDir, scenario);
+  if (recorded.unwritten !== undefined) {
+    // run.json could not take the end of the recording: the verdict is that harness error, and run.json stays incomplete.
+    const failed = harnessErrorResult(`${recorded.unwritten}; run.json is left marked incomplete`);
+    return { runDir, record: { ...recorded.record, result: failed }, cache: null };
+  }
+  let record;
+  try {
+    record = recordVerdict(runLayout(runDir).runJson, result, performance.now() - started);
+  } catch (error) {
+    if (!isDiskFault(error)) throw error;
+    const failed = harnessErrorResult(`${describeDiskFault(error, runDir)}; the verdict could not be written to run.json`);
+    return { runDir, record: { ...recorded.record, result: failed }, cache: null };
+  }
   return { runDir, record: { ...record, result }, cache };
 }
 

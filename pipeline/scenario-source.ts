@@ -114,22 +114,29 @@ function describeIssue(issue: z.core.$ZodIssue, at: PropertyKey[]): string {
   return `${here.map(String).join(".")}: ${issue.message}`;
 }
 
-async function loadScenarioFile(file: string, shown: string): Promise<Scenario> {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch (error) {
-    throw new ScenarioFileError(shown, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, "Pass the path of a .ts or .mjs scenario file, or a built-in name from `ccrepro scenarios`");
-  }
+// How a file becomes a module: through tsx here; the confined check's child imports it through its own hooks.
+export type ModuleImporter = (file: string) => Promise<Record<string, unknown>>;
+
+const tsxImport: ModuleImporter = async (file) => {
   installHooks();
   // A namespace per load: a file edited since an earlier load in this process is imported afresh.
   loads += 1;
   // tsx (esbuild) strips the file's types; loaded only here, for scenario files, never for the tool's own modules.
   const { register } = await import("tsx/esm/api");
   const api = register({ namespace: `ccrepro-scenario-${loads}` });
+  return api.import(pathToFileURL(file).href, import.meta.url);
+};
+
+export async function loadScenarioFile(file: string, shown: string, importer: ModuleImporter = tsxImport): Promise<Scenario> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    throw new ScenarioFileError(shown, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, "Pass the path of a .ts or .mjs scenario file, or a built-in name from `ccrepro scenarios`");
+  }
   let exported: Record<string, unknown>;
   try {
-    exported = await api.import(pathToFileURL(file).href, import.meta.url);
+    exported = await importer(file);
   } catch (error) {
     throw importFailure(shown, error);
   }

@@ -5,6 +5,7 @@ import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import lockfile from "proper-lockfile";
+import { ownerAlive, ownerPid, ownerToken } from "../core/process-owner.ts";
 import semver from "semver";
 import { z } from "zod";
 import { sha256File } from "./binary-info.ts";
@@ -198,33 +199,89 @@ export interface LockWait {
   wait: boolean;
 }
 
-export async function withVersionLock<T>(cache: string, version: string, how: LockWait, fn: () => Promise<T>): Promise<T> {
+// How long a wait for another process's version lock may last: a slow network can make a native fetch take minutes.
+const LOCK_WAIT_MS = 30 * 60_000;
+// How often a wait says again what it waits for.
+const LOCK_WAIT_NOTE_MS = 60_000;
+
+interface LockOwner {
+  owner: string;
+  version: string;
+  since: string;
+}
+
+// The owner file beside a lock directory: who holds it, for what, since when (proper-lockfile's lock is only a directory).
+const ownerFile = (lockfilePath: string) => `${lockfilePath}.owner`;
+
+function readOwner(lockfilePath: string): LockOwner | null {
+  try {
+    const value = JSON.parse(fs.readFileSync(ownerFile(lockfilePath), "utf8")) as LockOwner;
+    return typeof value.owner === "string" ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function describeHolder(holder: LockOwner | null): string {
+  return holder ? `pid ${ownerPid(holder.owner)} (since ${holder.since})` : "a process that left no owner file";
+}
+
+// A lock whose owner is gone is taken over at once; so is something at the lock's path that is not a lock (a file).
+function clearDeadLock(lockfilePath: string, note: (line: string) => void): boolean {
+  const stat = fs.lstatSync(lockfilePath, { throwIfNoEntry: false });
+  if (!stat) return false;
+  const holder = readOwner(lockfilePath);
+  const notALock = !stat.isDirectory();
+  if (!notALock && (!holder || ownerAlive(holder.owner))) return false;
+  fs.rmSync(lockfilePath, { recursive: true, force: true });
+  fs.rmSync(ownerFile(lockfilePath), { force: true });
+  note(notALock ? `ccrepro: removed ${lockfilePath}, which is not a lock (a file), and took the lock` : `ccrepro: took over the cache lock ${lockfilePath}: its owner, ${describeHolder(holder)}, is gone`);
+  return true;
+}
+
+export async function withVersionLock<T>(cache: string, version: string, how: LockWait, fn: () => Promise<T>, note: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Promise<T> {
   const lockfilePath = path.join(cache, LOCKS, `${version}.lock`);
   await fsp.mkdir(path.dirname(lockfilePath), { recursive: true });
-  let release: () => Promise<void>;
-  try {
-    release = await lockfile.lock(entryDir(cache, version), {
-      realpath: false,
-      lockfilePath,
-      // A holder refreshes the lock every 10 s; one not refreshed for 20 s belongs to a dead process.
-      stale: 20_000,
-      update: 10_000,
-      // Up to about 30 minutes: a slow network can make a native fetch take minutes.
-      retries: how.wait ? { retries: 3600, factor: 1, minTimeout: 500, maxTimeout: 500 } : 0,
-      // A lost lock is survivable: placing an entry is an atomic rename that the loser detects and cleans up.
-      onCompromised: () => {},
-    });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ELOCKED") throw err;
-    throw new UserError(
-      `Another process has held the cache lock for ${version} too long (${lockfilePath}). ` +
-        `If no ccrepro is running, delete that directory and retry.`,
-      "CACHE_LOCKED",
-    );
+  let release: (() => Promise<void>) | null = null;
+  const started = Date.now();
+  let noted = 0;
+  while (!release) {
+    try {
+      release = await lockfile.lock(entryDir(cache, version), {
+        realpath: false,
+        lockfilePath,
+        // A holder refreshes the lock every 10 s; one not refreshed for 20 s belongs to a dead process.
+        stale: 20_000,
+        update: 10_000,
+        retries: 0,
+        // A lost lock is survivable: placing an entry is an atomic rename that the loser detects and cleans up.
+        onCompromised: () => {},
+      });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== "ELOCKED" && code !== "ENOTDIR" && code !== "EEXIST") throw err;
+      if (clearDeadLock(lockfilePath, note)) continue;
+      const holder = describeHolder(readOwner(lockfilePath));
+      if (!how.wait || Date.now() - started > LOCK_WAIT_MS) {
+        throw new UserError(
+          `the cache lock for ${version} (${lockfilePath}) is held by ${holder}${how.wait ? ` and was not released within ${LOCK_WAIT_MS / 60_000} min` : ""}; ` +
+            `if no ccrepro is running, delete that directory and retry`,
+          "CACHE_LOCKED",
+        );
+      }
+      if (Date.now() - noted >= LOCK_WAIT_NOTE_MS) {
+        note(`ccrepro: waiting for the cache lock for ${version} (${lockfilePath}), held by ${holder}, which is installing it`);
+        noted = Date.now();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
   }
+  const owner: LockOwner = { owner: ownerToken(), version, since: new Date().toISOString() };
+  fs.writeFileSync(ownerFile(lockfilePath), JSON.stringify(owner));
   try {
     return await fn();
   } finally {
+    fs.rmSync(ownerFile(lockfilePath), { force: true });
     // Releasing a lock that was compromised fails; the work is already done either way.
     await release().catch(() => {});
   }

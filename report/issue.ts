@@ -1,6 +1,7 @@
 // `report --format issue`: one run as Markdown to paste into a bug tracker — release, platform, verdict, each finding
 // with its diff and the timeline around it, the command that reproduces it, and the scenario's source, collapsed.
 import fs from "node:fs";
+import { existsInside, readInside } from "../harness/run-files.ts";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { UserError } from "../core/errors.ts";
@@ -26,7 +27,7 @@ const prose = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;"
 function sourceOf(runDir: string, record: RunRecord): { shown: string; text: string | null; word: string } {
   if (record.source?.kind === "file") {
     const copy = path.join(runDir, record.source.copy);
-    return { shown: `${path.basename(record.source.path)} (sha256 ${record.source.sha256})`, text: fs.existsSync(copy) ? fs.readFileSync(copy, "utf8") : null, word: `./${path.basename(record.source.path)}` };
+    return { shown: `${path.basename(record.source.path)} (sha256 ${record.source.sha256})`, text: existsInside(runDir, copy) ? readInside(runDir, copy, "utf8") : null, word: `./${path.basename(record.source.path)}` };
   }
   const builtin = fileURLToPath(new URL(`../scenarios/${record.scenario}.ts`, import.meta.url));
   return { shown: `built-in \`${record.scenario}\` (ccrepro's scenarios/${record.scenario}.ts)`, text: fs.existsSync(builtin) ? fs.readFileSync(builtin, "utf8") : null, word: record.scenario };
@@ -48,6 +49,14 @@ function findingLines(f: Finding): string[] {
     out.push(...fenced(lines.length > MAX_DIFF_LINES ? `${shown}\n… ${lines.length - MAX_DIFF_LINES} more lines (ccrepro check --json shows all)` : shown, "diff"), "");
   }
   return out;
+}
+
+// Raw terminal escapes (colours, cursor moves: claude's own output quoted in findings) and other control characters
+// would reach the tracker as garbage or hide text; tabs and newlines stay.
+const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+export function withoutControls(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(ANSI, "").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "");
 }
 
 export function renderIssue(target: string): string {
@@ -91,5 +100,5 @@ export function renderIssue(target: string): string {
   }
   if (source.text !== null) out.push(`<details><summary>Scenario source</summary>`, "", ...fenced(source.text, "ts"), "", "</details>", "");
   out.push(`Run directory: \`${runDir}\` — \`ccrepro pack\` on it writes a tarball to attach (paths and environment values removed).`);
-  return `${out.join("\n")}\n`;
+  return `${withoutControls(out.join("\n"))}\n`;
 }

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as tar from "tar";
+import { recheckRun } from "../pipeline/recheck-run.ts";
 import { UserError } from "../core/errors.ts";
 import { readRunRecord } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
@@ -38,16 +39,34 @@ export interface Packed {
   bytes: number;
   files: number;
   trimmed: string[];
+  // What was put in place of this machine's paths and secrets ("$HOME", "<run>"…), and how many times.
+  replaced: { to: string; count: number }[];
+  // The packed copy judged again: its verdict should be the one run.json recorded (null: never judged).
+  recorded: string | null;
+  rejudged: { verdict: string; reason: string };
+  judgedSame: boolean;
   // Machine paths the scan still found after anonymising: the caller says so.
   leftovers: Leftover[];
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
+// Which of the caller's environment values are replaced: those that stand as a path (absolute, or under ~) or as a
+// secret (a name that says so, or a long token-like value). A word such as MODE_WORD=result or EDITOR_HINT=assistant
+// is everywhere in a run's JSON ("result", "role":"assistant") and says nothing of the machine: replacing it broke
+// run.json and request bodies (issue 27, item 11).
+const SECRET_NAME = /TOKEN|KEY|SECRET|PASSW|AUTH|CREDENTIAL|COOKIE|SESSION/i;
+function standsAsPathOrSecret(name: string, value: string): boolean {
+  if (/^(\/|~\/|[A-Za-z]:\\)/.test(value) && value.length > 1) return true;
+  if (SECRET_NAME.test(name)) return true;
+  return value.length >= 20 && /^[A-Za-z0-9_\-+/=.]+$/.test(value) && /\d/.test(value) && /[A-Za-z]/.test(value);
+}
+
 function environmentReplacements(env: NodeJS.ProcessEnv): { pattern: RegExp; to: string }[] {
   const pairs = new Map<string, string>();
   for (const [name, value] of Object.entries(env)) {
     if (!value || value.length < MIN_ENV_VALUE || COMMON_VALUES.has(value) || /^\d+$/.test(value)) continue;
+    if (!standsAsPathOrSecret(name, value)) continue;
     // As written, and as it appears inside a JSON string.
     for (const form of new Set([value, JSON.stringify(value).slice(1, -1)])) if (!pairs.has(form)) pairs.set(form, `$${name}`);
   }
@@ -82,18 +101,27 @@ export async function packRun(runDir: string, out: string, options: PackOptions 
     const replacements = [...replacementsFor(paths), ...environmentReplacements(env)];
 
     const files = walk(staged);
+    const replaced = new Map<string, number>();
     for (const file of files) {
       const bytes = fs.readFileSync(file);
       if (!isText(bytes)) continue;
       const text = bytes.toString("utf8");
+      for (const { pattern, to } of replacements) {
+        const hits = text.match(new RegExp(pattern.source, "g"))?.length ?? 0;
+        if (hits > 0) replaced.set(to, (replaced.get(to) ?? 0) + hits);
+      }
       const cleaned = anonymiseText(text, replacements.map((r) => ({ ...r, from: "" })));
       if (cleaned !== text) fs.writeFileSync(file, cleaned);
     }
     // Bodies whose paths were replaced no longer match their index lines' sizes and hashes.
     reindex(path.join(staged, path.relative(root, layout.mockLog)));
+    // The packed run must still be the run: judged again from the staged copy, as the maintainer's `check` will.
+    const recorded = record.result?.verdict ?? null;
+    const rejudged = (await recheckRun(staged)).result;
+    const judgedSame = recorded === null || rejudged.verdict === recorded;
     const file = path.resolve(out);
     await tar.c({ gzip: true, file, cwd: staging, portable: true }, [name]);
-    return { file, bytes: fs.statSync(file).size, files: files.length, trimmed: trimmed.map((p) => path.relative(root, p)), leftovers: files.flatMap(leftovers).map((l) => ({ ...l, file: path.relative(staging, l.file) })) };
+    return { file, bytes: fs.statSync(file).size, files: files.length, trimmed: trimmed.map((p) => path.relative(root, p)), replaced: [...replaced].map(([to, count]) => ({ to, count })), recorded, rejudged: { verdict: rejudged.verdict, reason: rejudged.reason }, judgedSame, leftovers: files.flatMap(leftovers).map((l) => ({ ...l, file: path.relative(staging, l.file) })) };
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
   }

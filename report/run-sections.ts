@@ -1,6 +1,7 @@
 // What a report embeds of one run directory: the swimlane, a player per terminal session, the steps that seek it,
 // and the request inspector. Ids carry a per-run prefix so several runs can share a page.
 import fs from "node:fs";
+import { existsInside, readInside } from "../harness/run-files.ts";
 import { sessionCast } from "../harness/asciicast.ts";
 import { loadRecordings } from "../harness/recordings.ts";
 import { readRunRecord } from "../harness/run-record.ts";
@@ -28,7 +29,7 @@ export const playerId = (prefix: string, session: string) => `${prefix}cast-${se
 // the harness's default size (the size is in no file of theirs).
 function castOf(runDir: string, session: string, steps: Parameters<typeof sessionCast>[3]): string | null {
   const file = castFile(runLayout(runDir), session);
-  if (fs.existsSync(file)) return fs.readFileSync(file, "utf8");
+  if (existsInside(runDir, file)) return readInside(runDir, file, "utf8");
   return sessionCast(runDir, session, { cols: DEFAULT_COLS, rows: DEFAULT_ROWS }, steps);
 }
 

@@ -2,6 +2,7 @@
 // the one join, writes each release's result as it finishes, and resumes from what an earlier invocation wrote.
 import fs from "node:fs";
 import path from "node:path";
+import { claimFolder } from "../core/folder-writer.ts";
 import pLimit from "p-limit";
 import type { CheckResult } from "../core/verdict.ts";
 import type { Scenario } from "../kit/scenario.ts";
@@ -98,7 +99,18 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
   return { promise, resolve };
 }
 
+// One sweep writes a folder at a time: a second into the same --out refuses (it resumes from the results once the
+// first is done); a dead sweep's folder is taken over.
 export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
+  const release = claimFolder(path.resolve(options.outDir), "ccrepro sweep", (line) => process.stderr.write(`${line}\n`));
+  try {
+    return await sweepFolder(options);
+  } finally {
+    release();
+  }
+}
+
+async function sweepFolder(options: SweepOptions): Promise<SweepOutcome> {
   const outDir = path.resolve(options.outDir);
   const runsDir = path.join(outDir, SWEEP_RUNS_DIR);
   let file = startingFile({ ...options, outDir });

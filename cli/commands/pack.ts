@@ -18,5 +18,10 @@ export function registerPackCommand(program: Command, ctx: CliContext): void {
       if (packed.trimmed.length > 0) ctx.print(`left out: ${packed.trimmed.join(", ")}`);
       // Left for the user to look at rather than refused: the scan also flags paths the binary's own text mentions.
       for (const line of leftoverLines(packed.leftovers)) ctx.note(`ccrepro: ${line}`);
+      if (packed.replaced.length > 0) ctx.print(`replaced: ${packed.replaced.map((r) => `${r.to} ×${r.count}`).join(", ")}`);
+      if (!packed.judgedSame) {
+        ctx.note(`ccrepro: the packed run no longer judges as recorded: ${packed.rejudged.verdict} (${packed.rejudged.reason}), run.json says ${packed.recorded}; do not attach it as it is`);
+        ctx.setExit(3);
+      }
     });
 }

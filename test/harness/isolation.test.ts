@@ -6,6 +6,7 @@ import path from "node:path";
 import { execa } from "execa";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { hookSettings } from "../../harness/hook-capture.ts";
+import { ownerToken, RUN_OWNER_VAR } from "../../harness/processes.ts";
 import { buildEnvironment, FAKE_API_KEY, choosePermissions, headlessArgs, RUN_MARKER_VAR, seedConfig } from "../../harness/isolation.ts";
 import { hookIndexSchema, loadHooks } from "../../harness/recordings.ts";
 import { runLayout } from "../../harness/run-layout.ts";
@@ -38,6 +39,8 @@ const ALLOWED = [
   "NO_PROXY",
   "no_proxy",
   RUN_MARKER_VAR,
+  // Whose run it is (this process): what tells a dead run's processes from a live one's.
+  RUN_OWNER_VAR,
 ];
 
 const options = { runId: "run-1", mockUrl: "http://127.0.0.1:1111", trapUrl: "http://127.0.0.1:2222" };
@@ -89,6 +92,7 @@ describe("buildEnvironment", () => {
       all_proxy: options.trapUrl,
       NO_PROXY: "127.0.0.1,localhost",
       [RUN_MARKER_VAR]: "run-1",
+      [RUN_OWNER_VAR]: ownerToken(),
     });
     expect(env.PATH!.split(":")).toEqual([path.dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"]);
   });

@@ -1,0 +1,20 @@
+// The watchdog process (see watchdog.ts): waits for its stdin to close, then reaps the run's marked processes.
+// Plain .mjs that loads TypeScript through tsx, as bin/ccrepro.mjs does.
+import { register } from "tsx/esm/api";
+
+const [name, value] = process.argv.slice(2);
+// A terminal's Ctrl-C or hang-up is ccrepro's to handle; the watchdog waits for the pipe alone.
+for (const signal of ["SIGINT", "SIGHUP", "SIGTERM"]) process.on(signal, () => {});
+let closed = false;
+const reap = async () => {
+  if (closed) return;
+  closed = true;
+  register();
+  const { reapRun } = await import("./processes.ts");
+  await reapRun({ name, value }, [], 10_000);
+  process.exit(0);
+};
+process.stdin.on("end", reap);
+process.stdin.on("close", reap);
+process.stdin.on("error", reap);
+process.stdin.resume();

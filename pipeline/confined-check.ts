@@ -1,0 +1,137 @@
+// Runs a file scenario's check in a child process: confined by Node's permission model (it reads only the run
+// directory, the scenario's folder and ccrepro itself; no writes, no child processes, no workers) and cut off from the
+// network, unless the user trusts the file; and ended when it passes its time limit. A run directory from elsewhere
+// is data: the scenario inside it is code, and never runs in the ccrepro process.
+import { fork, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { checkResultSchema } from "../core/verdict.ts";
+import { loadRecordings } from "../harness/recordings.ts";
+import { harnessErrorResult } from "./verdict-rules.ts";
+import { withCacheAudit, type AuditedResult } from "./cache-notes.ts";
+import type { CheckJob, CheckReply } from "./check-child.ts";
+
+// A check reads a few files and compares them: seconds at most. CCREPRO_CHECK_TIMEOUT_MS overrides it (tests).
+export const CHECK_TIMEOUT_MS = 60_000;
+
+// How the check ran, for the output: "confined" with what it could read and how the network was cut, or "trusted".
+export type Confinement =
+  | { kind: "confined"; readable: string[]; network: "namespace" | "patched" }
+  | { kind: "trusted" };
+
+export interface ConfinedCheck {
+  audited: AuditedResult;
+  // The name the file defines (null when it could not be loaded).
+  name: string | null;
+  confinement: Confinement;
+}
+
+export interface ConfinedCheckOptions {
+  // Run the file with the user's rights (still in a child, still time-limited).
+  trust?: boolean;
+  timeoutMs?: number;
+}
+
+const CCREPRO_ROOT = path.resolve(fileURLToPath(new URL("..", import.meta.url)));
+const CHILD = fileURLToPath(new URL("./check-child.mjs", import.meta.url));
+
+// ccrepro's own folders: the checkout and its node_modules (a symlink in worktrees, so both the link and its target).
+function ccreproFolders(): string[] {
+  const modules = path.join(CCREPRO_ROOT, "node_modules");
+  const folders = [CCREPRO_ROOT, fs.realpathSync(CCREPRO_ROOT)];
+  if (fs.existsSync(modules)) folders.push(fs.realpathSync(modules));
+  // tsx asks whether the file system is case-sensitive by looking for the checkout's path in inverted case; on a
+  // case-sensitive disk that path does not exist, and reading it must not be refused.
+  folders.push(invertCase(CCREPRO_ROOT));
+  return [...new Set(folders)];
+}
+
+function invertCase(text: string): string {
+  return [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join("");
+}
+
+let namespaceWorks: boolean | undefined;
+// A network namespace of its own (`unshare -n`, or `-rn` for a user without root) leaves the child no interface but a
+// loopback with nothing on it; where neither works, the child patches node's socket modules instead.
+function unshareArgs(): string[] | null {
+  if (namespaceWorks === undefined) {
+    const args = process.getuid?.() === 0 ? ["-n"] : ["-rn"];
+    namespaceWorks = spawnSync("unshare", [...args, "true"], { stdio: "ignore", timeout: 5_000 }).status === 0;
+    if (namespaceWorks) unshareArgs.cached = args;
+  }
+  return namespaceWorks ? unshareArgs.cached : null;
+}
+unshareArgs.cached = [] as string[];
+
+function timeoutOf(options: ConfinedCheckOptions): number {
+  const fromEnv = Number(process.env.CCREPRO_CHECK_TIMEOUT_MS);
+  return options.timeoutMs ?? (Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : CHECK_TIMEOUT_MS);
+}
+
+// `file`: the scenario file to judge with; `shown`: the name errors blame (the run's copy or the user's file).
+export function confinedCheck(runDir: string, file: string, shown: string, options: ConfinedCheckOptions = {}): Promise<ConfinedCheck> {
+  const timeoutMs = timeoutOf(options);
+  const readable = [path.resolve(runDir), path.dirname(path.resolve(file)), ...ccreproFolders()];
+  const namespace = options.trust ? null : unshareArgs();
+  const confinement: Confinement = options.trust ? { kind: "trusted" } : { kind: "confined", readable, network: namespace ? "namespace" : "patched" };
+  const permission = options.trust
+    ? []
+    : ["--experimental-permission", "--allow-worker", ...[...new Set(readable)].map((folder) => `--allow-fs-read=${folder}`), "--disable-warning=ExperimentalWarning"];
+  const job: CheckJob = { runDir: path.resolve(runDir), file: path.resolve(file), shown, blockNetwork: !options.trust && !namespace };
+  const execArgv = [...permission];
+  // In a namespace, node itself runs under unshare; fork() cannot wrap its command, so the execPath is unshare's.
+  const child = namespace
+    ? fork(CHILD, [], { execPath: "unshare", execArgv: [...namespace, process.execPath, ...execArgv], stdio: ["ignore", "ignore", "pipe", "ipc"], env: childEnv(), cwd: CCREPRO_ROOT })
+    : fork(CHILD, [], { execArgv, stdio: ["ignore", "ignore", "pipe", "ipc"], env: childEnv(), cwd: CCREPRO_ROOT });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    if (stderr.length < 4_000) stderr += chunk.toString();
+  });
+  const error = (reason: string): ConfinedCheck => ({ audited: { result: harnessErrorResult(reason), cache: null }, name: null, confinement });
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (value: ConfinedCheck) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (child.exitCode === null) child.kill("SIGKILL");
+      resolve(value);
+    };
+    const timer = setTimeout(() => {
+      settle(error(`the check of scenario file ${shown} did not return within ${Math.round(timeoutMs / 1000)} s and was ended; a check that loops or waits forever is a bug in that file: fix its check() and run \`ccrepro check\` on this run directory again`));
+    }, timeoutMs);
+    child.on("message", (reply: CheckReply) => settle(fromChild(reply, runDir, shown, confinement)));
+    child.on("error", (cause) => settle(error(`the check of scenario file ${shown} could not be started: ${cause.message}`)));
+    child.on("exit", (code, signal) => {
+      const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+      const said = stderr.trim().split("\n").slice(-3).join(" | ");
+      settle(error(`the check of scenario file ${shown} ${why} before it gave a verdict${said ? `: ${said}` : ""}`));
+    });
+    child.send(job);
+  });
+}
+
+// The child needs no secret of the user's: it gets PATH and the locale, nothing else of the environment.
+function childEnv(): NodeJS.ProcessEnv {
+  const keep = ["PATH", "LANG", "LC_ALL", "TZ"];
+  return Object.fromEntries(keep.filter((key) => process.env[key] !== undefined).map((key) => [key, process.env[key]]));
+}
+
+// What the child says is data from code that may be hostile: the result is validated, the cache audit recomputed here.
+function fromChild(reply: CheckReply, runDir: string, shown: string, confinement: Confinement): ConfinedCheck {
+  const message = typeof reply === "object" && reply !== null && !reply.ok && typeof reply.message === "string" ? reply.message : null;
+  if (message !== null) return { audited: { result: harnessErrorResult(message), cache: null }, name: null, confinement };
+  const result = checkResultSchema.safeParse(reply.ok ? reply.audited?.result : undefined);
+  const name = reply.ok && typeof reply.name === "string" ? reply.name : null;
+  if (!result.success) {
+    return { audited: { result: harnessErrorResult(`the check of scenario file ${shown} answered with something that is not a result: ${result.error.message}`), cache: null }, name, confinement };
+  }
+  if (result.data.verdict === "ERROR") return { audited: { result: result.data, cache: null }, name, confinement };
+  try {
+    return { audited: withCacheAudit(result.data, loadRecordings(runDir)), name, confinement };
+  } catch {
+    // The child read the same recordings; the audit is a bonus, its notes are already in the result.
+    return { audited: { result: result.data, cache: null }, name, confinement };
+  }
+}

@@ -1,0 +1,65 @@
+// A disk that fills (issue 27, item 5), on a real release (2.1.332, cached): the runs directory is a small tmpfs this
+// test mounts (root only; skipped elsewhere). Mid-run, the run is an ERROR (exit 3) naming what filled and where,
+// its processes are reaped and run.json stays marked incomplete; a disk full before the run is a one-line UserError.
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { E2E_TIMEOUT_MS } from "../e2e-run.ts";
+import { UserError } from "../../core/errors.ts";
+import { VERDICT_EXIT } from "../../core/verdict.ts";
+import { RUN_MARKER_VAR } from "../../harness/isolation.ts";
+import { findMarkedProcesses } from "../../harness/processes.ts";
+import { runAndCheck } from "../../pipeline/run-scenario.ts";
+import { loadScenario } from "../../pipeline/scenario-source.ts";
+import { resolveClaude } from "../../releases/resolve.ts";
+
+const folder = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-full-disk-"));
+const disk = path.join(folder, "disk");
+fs.mkdirSync(disk);
+const mounted = process.getuid?.() === 0 && spawnSync("mount", ["-t", "tmpfs", "-o", "size=400k", "tmpfs", disk]).status === 0;
+afterAll(() => {
+  if (mounted) execFileSync("umount", [disk]);
+  fs.rmSync(folder, { recursive: true, force: true });
+});
+
+// One `claude -p` turn: its debug log, config and transcripts are more than 400 KiB.
+const SCENARIO = `import { conversation, defineScenario, print, session, text } from "ccrepro";
+import { reached } from "ccrepro/checkers";
+const s1 = session("s1");
+export default defineScenario({
+  name: "full-disk",
+  summary: "one print turn, recorded onto a disk too small for it",
+  source: "issue 27",
+  findings: [],
+  sessions: [s1],
+  mockScript: () => conversation({ main: { marker: "FULL_DISK", replies: [text("hi")], then: text("hi") } }),
+  steps: () => [print(s1, "FULL_DISK say hi")],
+  check: () => ({ reached: reached(), findings: [], notes: [] }),
+});
+`;
+fs.writeFileSync(path.join(folder, "full-disk.ts"), SCENARIO);
+
+describe.skipIf(!mounted)("a full disk", () => {
+  it("mid-run is an ERROR naming what filled, with the processes reaped and run.json incomplete", async () => {
+    const scenario = await loadScenario(path.join(folder, "full-disk.ts"));
+    const claude = await resolveClaude("2.1.332");
+    const run = await runAndCheck({ scenario, params: {}, claude, requested: "2.1.332", runsDir: path.join(disk, "runs") });
+    expect(run.record.result.verdict).toBe("ERROR");
+    expect(VERDICT_EXIT.ERROR).toBe(3);
+    expect(run.record.result.reason).toMatch(/^could not record the run: the disk is full \(ENOSPC\) writing .*; the file system of .* has \d+ KiB of 400 KiB free/);
+    expect(findMarkedProcesses(RUN_MARKER_VAR, run.record.id)).toEqual([]);
+    const onDisk = JSON.parse(fs.readFileSync(path.join(run.runDir, "run.json"), "utf8")) as { recordingComplete: boolean };
+    expect(onDisk.recordingComplete).toBe(false);
+  }, E2E_TIMEOUT_MS);
+
+  it("before the run is a message, not a stack", async () => {
+    // The first test left the disk full.
+    const scenario = await loadScenario(path.join(folder, "full-disk.ts"));
+    const claude = await resolveClaude("2.1.332");
+    const run = runAndCheck({ scenario, params: {}, claude, requested: "2.1.332", runsDir: path.join(disk, "more-runs") });
+    await expect(run).rejects.toThrow(UserError);
+    await expect(run).rejects.toThrow(/could not record the run: the disk is full \(ENOSPC\)/);
+  }, E2E_TIMEOUT_MS);
+});
