@@ -10,7 +10,8 @@ import { installRelease } from "../../releases/release-cache.ts";
 import { E2E_RUNS_DIR, E2E_TIMEOUT_MS } from "../e2e-run.ts";
 
 const CLI = new URL("../../bin/ccrepro.mjs", import.meta.url).pathname;
-const EXAMPLE = new URL("../../examples/max-turns.ts", import.meta.url).pathname;
+// A built-in: a run that loads no scenario file.
+const EXAMPLE = "max-turns-count";
 const VERSION = "2.1.332";
 
 describe("ccrepro run on a cached exact release", { timeout: E2E_TIMEOUT_MS }, () => {
