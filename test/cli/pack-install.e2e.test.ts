@@ -9,11 +9,12 @@ import { afterAll, describe, expect, it } from "vitest";
 import { installRelease } from "../../releases/release-cache.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const EXAMPLE = path.join(ROOT, "examples", "max-turns.ts");
+// A template `ccrepro new` writes, GREEN as written.
+const EXAMPLE = path.join(ROOT, "examples", "templates", "headless.ts");
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const VERSION = "2.1.332";
 // What the tarball is built from; everything else (tests, fixtures, runs) stays out of the copy.
-const PACKED = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "bin", "scripts", "core", "releases", "mock-api", "harness", "checker", "kit", "scenarios", "pipeline", "bisect", "nightly", "sweep", "report", "cli"];
+const PACKED = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "bin", "scripts", "core", "releases", "mock-api", "harness", "checker", "kit", "scenarios", "pipeline", "bisect", "nightly", "sweep", "report", "cli", "examples"];
 
 describe("npm pack, installed where a user keeps scenarios", { timeout: 600_000 }, () => {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-pack-"));

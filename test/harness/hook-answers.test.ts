@@ -218,9 +218,12 @@ describe("records that old and new runs both read", () => {
     const fixtures = path.join(import.meta.dirname, "..", "fixtures", "runs");
     const dirs = fs.readdirSync(fixtures).filter((name) => fs.existsSync(path.join(fixtures, name, "run.json")));
     expect(dirs.length).toBeGreaterThan(5);
+    let older = 0;
     for (const name of dirs) {
       const record = runRecordSchema.parse(JSON.parse(fs.readFileSync(path.join(fixtures, name, "run.json"), "utf8")));
-      expect(record.settings, name).toBeUndefined();
+      // Fixtures recorded since hooks could answer carry the settings block; the older ones parse without it.
+      if (record.settings === undefined) older += 1;
     }
+    expect(older).toBeGreaterThan(5);
   });
 });
