@@ -11,12 +11,13 @@ describe(SCENARIO, { timeout: E2E_TIMEOUT_MS }, () => {
     ["2.1.332", { hook: "exit2" }, "GREEN", [], "Stop calls: 9, continuations: 8; result: success; cap notice: line"],
     ["2.1.332", { hook: "silent" }, "GREEN", [], "Stop calls: 1, continuations: 0; result: success; cap notice: none"],
     ["2.1.332", { event: "SubagentStop" }, "RED", ["stop-cap-unreported"], "SubagentStop calls: 9, continuations: 8; result: success; cap notice: none"],
-    ["2.1.112", { hook: "block" }, "RED", ["stop-loop-uncapped"], "Stop calls: 12, continuations: 12; result: none"],
+    // Uncapped, the count depends on where the watch ends against the next continuation (11 or 12 seen).
+    ["2.1.112", { hook: "block" }, "RED", ["stop-loop-uncapped"], /^Stop calls: 1[12], continuations: 1[12]; result: none/],
   ])("on %s with %o: %s", async (release, params, verdict, ids, note) => {
     const run = await runOnRelease(SCENARIO, release, params);
     expect(run.record.harnessError).toBeNull();
     expect(run.record.result?.verdict, verdictMessage(run)).toBe(verdict);
     expect(run.record.result?.findings.map((f) => f.id)).toEqual(ids);
-    expect(run.record.result?.notes[0]).toContain(note);
+    expect(run.record.result?.notes[0]).toMatch(note);
   });
 });
