@@ -264,7 +264,12 @@ export function filesOf(rec: Recordings, at: FilesAt = {}): WorkdirFile[] | null
  */
 export function fileOf(rec: Recordings, relative: string, at: FilesAt = {}): WorkdirFile | null {
   const files = filesOf(rec, at);
-  if (files === null) throw new Error(`the run has no working-directory snapshot ${at.after === undefined ? "at its end" : `after session ${labelOf(at.after)}`}`);
+  if (files === null) {
+    throw new Error(
+      `the run has no working-directory snapshot ${at.after === undefined ? "at its end" : `after session ${labelOf(at.after)}`}: ` +
+        "run directories recorded before snapshots were kept have none; record the run again, or check `filesOf(rec) === null` first",
+    );
+  }
   return files.find((file) => file.path === relative) ?? null;
 }
 

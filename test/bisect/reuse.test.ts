@@ -7,11 +7,11 @@ import { outcomeFor } from "../../bisect/outcome.ts";
 import { planRuns } from "../../bisect/plan.ts";
 import { priorFrom } from "../../bisect/reuse.ts";
 import { runBisect, type RunBisectOptions } from "../../bisect/run-bisect.ts";
-import type { BisectResult, ProgressEvent, ReusedRun } from "../../bisect/types.ts";
+import type { BisectResult, ReusedRun } from "../../bisect/types.ts";
 import { bisectSdkReleases } from "../../bisect/bisect-releases.ts";
 import { UserError } from "../../core/errors.ts";
 import { findScenario } from "../../scenarios/index.ts";
-import { candidates, monotone, NEW, OLD, tableRunner, type Table } from "./tables.ts";
+import { bisectTable, candidates, monotone, NEW, OLD, type Table } from "./tables.ts";
 
 // Earlier runs of each release: one verdict per run directory, named as the runs dir of an earlier bisection would.
 function earlier(verdicts: Record<string, Verdict | Verdict[] | { verdict: Verdict; findings: string[] }[]>): Map<string, ReusedRun[]> {
@@ -27,22 +27,8 @@ function earlier(verdicts: Record<string, Verdict | Verdict[] | { verdict: Verdi
   );
 }
 
-function bisect(table: Table, list: string[], extra: Partial<RunBisectOptions> = {}) {
-  const runner = tableRunner(table);
-  const events: ProgressEvent[] = [];
-  const result = runBisect({
-    scenario: "demo",
-    old: OLD,
-    new: NEW,
-    candidates: list,
-    outcomeOf: outcomeFor(extra.finding),
-    runOnce: runner.runOnce,
-    onProgress: (event) => events.push(event),
-    now: () => 0,
-    ...extra,
-  });
-  return { result, calls: runner.calls, events };
-}
+// Elapsed times at 0, so the printed lines compare whole.
+const bisect = (table: Table, list: string[], extra: Partial<RunBisectOptions> = {}) => bisectTable(table, list, { now: () => 0, ...extra });
 
 async function stopOf(promise: Promise<unknown>) {
   const error = await promise.then(

@@ -1,26 +1,10 @@
 // The orchestration driven by outcome tables: endpoints, skips, repeats, findings, progress and interruption.
 import { describe, expect, it } from "vitest";
 import { BisectError, type BisectErrorDetail } from "../../bisect/errors.ts";
-import { outcomeFor } from "../../bisect/outcome.ts";
-import { runBisect, type RunBisectOptions } from "../../bisect/run-bisect.ts";
-import type { ProgressEvent } from "../../bisect/types.ts";
-import { candidates, monotone, NEW, OLD, tableRunner, type Table } from "./tables.ts";
+import { runBisect } from "../../bisect/run-bisect.ts";
+import { bisectTable, candidates, monotone, NEW, OLD, tableRunner, type Table } from "./tables.ts";
 
-function bisect(table: Table, list: string[], extra: Partial<RunBisectOptions> = {}) {
-  const runner = tableRunner(table);
-  const events: ProgressEvent[] = [];
-  const result = runBisect({
-    scenario: "demo",
-    old: OLD,
-    new: NEW,
-    candidates: list,
-    outcomeOf: outcomeFor(extra.finding),
-    runOnce: runner.runOnce,
-    onProgress: (event) => events.push(event),
-    ...extra,
-  });
-  return { result, calls: runner.calls, events };
-}
+const bisect = bisectTable;
 
 async function failure(promise: Promise<unknown>): Promise<BisectError & { detail: BisectErrorDetail }> {
   const error = await promise.then(

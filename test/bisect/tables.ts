@@ -1,6 +1,8 @@
 // Fake runners built from outcome tables: what each release's runs report, in order. No processes, no claude.
 import type { Verdict } from "../../core/verdict.ts";
-import type { RunnerReport } from "../../bisect/types.ts";
+import type { ProgressEvent, RunnerReport } from "../../bisect/types.ts";
+import { outcomeFor } from "../../bisect/outcome.ts";
+import { runBisect, type RunBisectOptions } from "../../bisect/run-bisect.ts";
 
 // One run's report: a verdict (with the finding ids it carried), or a failure to install / run at all.
 export type Cell = Verdict | { verdict: Verdict; findings: string[] } | "install-fails" | "harness-fails";
@@ -35,4 +37,21 @@ export function tableRunner(table: Table) {
     return { verdict, findings, runDir, ms: 1000 };
   };
   return { runOnce, calls };
+}
+
+// A whole bisection of OLD → NEW over `list`, every run answered from `table`: its result, the runs made, the events.
+export function bisectTable(table: Table, list: string[], extra: Partial<RunBisectOptions> = {}) {
+  const runner = tableRunner(table);
+  const events: ProgressEvent[] = [];
+  const result = runBisect({
+    scenario: "demo",
+    old: OLD,
+    new: NEW,
+    candidates: list,
+    outcomeOf: outcomeFor(extra.finding),
+    runOnce: runner.runOnce,
+    onProgress: (event) => events.push(event),
+    ...extra,
+  });
+  return { result, calls: runner.calls, events };
 }
