@@ -14,6 +14,8 @@ const LOCAL = [
   "test/mock-api/sdk-faults.test.ts",
   "test/releases/release-cache.test.ts",
   "test/releases/registry.test.ts",
+  "test/releases/stale-lock.test.ts",
+  "test/pipeline/confined-check.test.ts",
   "test/bisect/prefetch.test.ts",
   "test/examples/linked-types.test.ts",
   "test/architecture.test.ts",
@@ -33,10 +35,11 @@ export default defineConfig({
     reporters: ["default", ["json", { outputFile: "test-output/vitest.json" }]],
     projects: [
       { test: { ...shared, name: "unit", include: ["test/**/*.test.ts"], exclude: [E2E, BROWSER, ...LOCAL] } },
-      { test: { ...shared, name: "local", include: LOCAL, exclude: [E2E, BROWSER] } },
+      // The tiers that start the CLI run it from a current dist/, as a fresh clone and an installed package do.
+      { test: { ...shared, name: "local", include: LOCAL, exclude: [E2E, BROWSER], globalSetup: ["test/build-current.ts"] } },
       // The nightly's end-to-end test opens its report too.
-      { test: { ...shared, name: "e2e", include: [E2E], globalSetup: ["test/provision-chromium.ts"] } },
-      { test: { ...shared, name: "browser", include: [BROWSER], globalSetup: ["test/provision-chromium.ts"] } },
+      { test: { ...shared, name: "e2e", include: [E2E], globalSetup: ["test/build-current.ts", "test/provision-chromium.ts"] } },
+      { test: { ...shared, name: "browser", include: [BROWSER], globalSetup: ["test/build-current.ts", "test/provision-chromium.ts"] } },
     ],
   },
 });

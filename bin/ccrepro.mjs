@@ -2,6 +2,7 @@
 // Entry point: the compiled CLI in dist/ (npm's `prepare` builds it; an installed package ships it). Without a
 // build, or in a checkout whose sources changed since it, the TypeScript sources run through tsx instead.
 import fs from "node:fs";
+import { builtIsCurrent } from "./build-state.mjs";
 
 // For `ccrepro bench`: when node has started and reached this file (core/phases.ts writes the later marks).
 const mark = (name) => process.env.CCREPRO_PHASES && fs.appendFileSync(process.env.CCREPRO_PHASES, `${name} ${performance.timeOrigin + performance.now()}\n`);
@@ -9,7 +10,7 @@ const startedAt = performance.timeOrigin;
 if (process.env.CCREPRO_PHASES) fs.appendFileSync(process.env.CCREPRO_PHASES, `node-start ${startedAt}\n`);
 mark("node-ready");
 const root = new URL("../", import.meta.url);
-const { main } = await (builtIsCurrent() ? import("../dist/cli/main.js") : fromSource());
+const { main } = await (builtIsCurrent(root) ? import("../dist/cli/main.js") : fromSource());
 const code = await main(process.argv.slice(2));
 // Exit as soon as the output is out, rather than when the event loop drains: a keep-alive socket left in a
 // dependency's agent pool (pacote's, after a registry read) held the process open for minutes after its verdict,
@@ -23,31 +24,4 @@ async function fromSource() {
   const { register } = await import("tsx/esm/api");
   register();
   return import("../cli/main.ts");
-}
-
-// In an installed package there are no sources beside dist/; in a checkout (it has .git) a source file newer than
-// the build's stamp means the build is stale, so the sources run. A few hundred stat calls: about a millisecond.
-function builtIsCurrent() {
-  let built;
-  try {
-    built = fs.statSync(new URL("dist/BUILT", root)).mtimeMs;
-  } catch {
-    return false;
-  }
-  if (!fs.existsSync(new URL(".git", root))) return true;
-  const newer = (dir) => {
-    let entries;
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return false;
-    }
-    return entries.some((entry) => {
-      const url = new URL(entry.isDirectory() ? `${entry.name}/` : entry.name, dir);
-      return entry.isDirectory() ? newer(url) : /\.(ts|mjs|sh)$/.test(entry.name) && fs.statSync(url).mtimeMs > built;
-    });
-  };
-  // The folders the build compiles, as its tsconfig names them.
-  const { include } = JSON.parse(fs.readFileSync(new URL("tsconfig.build.json", root), "utf8"));
-  return !include.some((dir) => newer(new URL(`${dir}/`, root)));
 }

@@ -1,7 +1,11 @@
 // The child process a file scenario's check runs in (see confined-check.ts): installs the TypeScript hooks, then the
 // judging module, which reads its job from the IPC channel. Plain .mjs, so no loader is needed first.
+// It runs from the sources in a checkout and from dist/ in a build or an installed package: beside it are then the
+// compiled .js modules, and the kit it hands a scenario file must be the same one the judging module uses.
+import fs from "node:fs";
 import module from "node:module";
 
-const entry = (file) => new URL(`../kit/${file}`, import.meta.url).href;
-module.register(new URL("./confined-loader.mjs", import.meta.url).href, { data: { entries: { ccrepro: entry("index.ts"), "ccrepro/checkers": entry("checkers.ts") } } });
-await import("./check-child.ts");
+const extension = fs.existsSync(new URL("./check-child.js", import.meta.url)) ? "js" : "ts";
+const entry = (name) => new URL(`../kit/${name}.${extension}`, import.meta.url).href;
+module.register(new URL("./confined-loader.mjs", import.meta.url).href, { data: { entries: { ccrepro: entry("index"), "ccrepro/checkers": entry("checkers") } } });
+await import(`./check-child.${extension}`);

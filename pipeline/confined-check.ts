@@ -4,6 +4,7 @@
 // is data: the scenario inside it is code, and never runs in the ccrepro process.
 import { fork, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkResultSchema } from "../core/verdict.ts";
@@ -33,14 +34,23 @@ export interface ConfinedCheckOptions {
   timeoutMs?: number;
 }
 
-const CCREPRO_ROOT = path.resolve(fileURLToPath(new URL("..", import.meta.url)));
+// The package's own folder: this module's parent in the sources, its grandparent in dist/ (a build, an installed package).
+const CCREPRO_ROOT = packageRoot(path.dirname(fileURLToPath(import.meta.url)));
 const CHILD = fileURLToPath(new URL("./check-child.mjs", import.meta.url));
 
-// ccrepro's own folders: the checkout and its node_modules (a symlink in worktrees, so both the link and its target).
+function packageRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, "package.json"))) return dir;
+    if (path.dirname(dir) === dir) return path.dirname(from);
+  }
+}
+
+// ccrepro's own folders: the package, and the node_modules its dependencies load from — its own in a checkout (a
+// symlink in worktrees, so both the link and its target), the one an installer hoisted them into otherwise.
 function ccreproFolders(): string[] {
-  const modules = path.join(CCREPRO_ROOT, "node_modules");
   const folders = [CCREPRO_ROOT, fs.realpathSync(CCREPRO_ROOT)];
-  if (fs.existsSync(modules)) folders.push(fs.realpathSync(modules));
+  const typescript = createRequire(import.meta.url).resolve("typescript/package.json");
+  folders.push(path.dirname(path.dirname(fs.realpathSync(typescript))));
   // tsx asks whether the file system is case-sensitive by looking for the checkout's path in inverted case; on a
   // case-sensitive disk that path does not exist, and reading it must not be refused.
   folders.push(invertCase(CCREPRO_ROOT));

@@ -20,9 +20,7 @@ describe("npm pack, installed where a user keeps scenarios", { timeout: 600_000 
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-pack-"));
   afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
-  // Known defect, open in issue 26: since checks of file scenarios run confined (issue 27), a run from the installed
-  // tarball ends in ERROR (exit 3) after its steps. Skipped until it is fixed; the closing note of stop 34 says so.
-  it.skip("runs `npx ccrepro run ./my-bug.ts` and type-checks the file against the kit", async () => {
+  it("runs `npx ccrepro run ./my-bug.ts` and type-checks the file against the kit", async () => {
     // Packed from a copy, so its prepare build cannot swap dist/ under other tests that run the checkout's CLI.
     const source = path.join(scratch, "source");
     for (const entry of PACKED) fs.cpSync(path.join(ROOT, entry), path.join(source, entry), { recursive: true });
