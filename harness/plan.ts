@@ -126,7 +126,15 @@ export type SettingSource = "user" | "project" | "local";
 
 // Where the scenario came from, so the run directory alone can judge it again: a built-in by name, or a file whose
 // source the harness copies into the run directory.
-export type ScenarioSource = { kind: "builtin"; name: string } | { kind: "file"; path: string; sha256: string; text: string };
+export type ScenarioSource = { kind: "builtin"; name: string } | { kind: "file"; path: string; sha256: string; text: string; data?: ScenarioDataFile[] };
+
+// A file the scenario file read while it loaded (a recording beside it), copied beside the run directory's copy.
+export interface ScenarioDataFile {
+  // Where it is from the scenario file's folder; the copy keeps it there from the run directory's scenario/.
+  relative: string;
+  bytes: Buffer;
+  sha256: string;
+}
 
 // Everything the harness needs to record one run; a scenario builds it from its parameters.
 export interface RunPlan {

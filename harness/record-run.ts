@@ -97,7 +97,13 @@ export function recordSource(layout: RunLayout, source: ScenarioSource): NonNull
   const copy = path.join(path.basename(layout.scenarioDir), path.basename(source.path));
   fs.mkdirSync(layout.scenarioDir, { recursive: true });
   fs.writeFileSync(path.join(layout.root, copy), source.text);
-  return { kind: "file", path: source.path, sha256: source.sha256, copy };
+  const data = (source.data ?? []).map((file) => {
+    const at = path.join(path.basename(layout.scenarioDir), file.relative);
+    fs.mkdirSync(path.dirname(path.join(layout.root, at)), { recursive: true });
+    fs.writeFileSync(path.join(layout.root, at), file.bytes);
+    return { copy: at, sha256: file.sha256 };
+  });
+  return { kind: "file", path: source.path, sha256: source.sha256, copy, ...(data.length > 0 ? { data } : {}) };
 }
 
 export async function recordRun(options: RecordOptions): Promise<RecordedRun> {

@@ -25,7 +25,8 @@ export const runRecordSchema = z.object({
     .discriminatedUnion("kind", [
       z.object({ kind: z.literal("builtin"), name: z.string() }),
       // `copy`: the file's source as it ran, relative to the run directory.
-      z.object({ kind: z.literal("file"), path: z.string(), sha256: z.string(), copy: z.string() }),
+      // `data`: the files it read while loading (a recording beside it), copied at the same place beside the copy.
+      z.object({ kind: z.literal("file"), path: z.string(), sha256: z.string(), copy: z.string(), data: z.array(z.object({ copy: z.string(), sha256: z.string() })).optional() }),
     ])
     .optional(),
   params: z.record(z.string(), z.unknown()),

@@ -1,10 +1,12 @@
 // A recording (`ccrepro record`, `ccrepro run --record-api`) as a scenario uses it: the mock script that replays its
 // replies, and the recorded requests a replay-fidelity check compares against. `ccrepro import` writes files that use it.
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RecordedRequest } from "../checker/replay-fidelity.ts";
 import { bodyBytes, readRecording, type Recording } from "../mock-api/recording.ts";
 import { replayScriptOf, type ReplayScript } from "../mock-api/replay-script.ts";
 import type { MockScriptInput } from "../mock-api/script.ts";
+import { noteScenarioDataFile } from "../core/scenario-data.ts";
 
 /** A recording loaded by `recording(file)`: the file, its contents, and what a replaying scenario needs of it. */
 export interface LoadedRecording {
@@ -32,6 +34,8 @@ export interface LoadedRecording {
 export function recording(file: string | URL): LoadedRecording {
   const path = typeof file === "string" ? file : fileURLToPath(file);
   const loaded = readRecording(path);
+  // A run directory keeps a copy beside its copy of the scenario file, so the run is judged again without this one.
+  noteScenarioDataFile(resolve(path));
   const messages = loaded.exchanges.filter((e) => e.request.path.endsWith("/v1/messages") && e.response !== null);
   return {
     file: path,

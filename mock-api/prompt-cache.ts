@@ -11,7 +11,7 @@
 // turn), together with its section, its message's role and whether it opens its message (two user messages of one
 // block each render differently from one user message of two blocks). A string `system` or message `content` is
 // the same as one text block holding that string. Sizes (bytes, tokens) are of this serialisation.
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../core/hash.ts";
 
 // Tokens are estimated from bytes: about 4 bytes of English text or JSON per token, the usual rule of thumb for
 // Claude's tokenizer. Every token figure this module reports is ceil(bytes / BYTES_PER_TOKEN) of a prefix.
@@ -152,7 +152,7 @@ export function emptyCacheState(): CacheState {
   return { entries: new Map(), tooShort: new Set() };
 }
 
-const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+const sha = sha256Hex;
 
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);

@@ -1,5 +1,4 @@
 // Where the mock records what it received: a directory in the log-entry.ts format, or memory for unit tests.
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { UserError } from "../core/errors.ts";
@@ -13,6 +12,7 @@ import {
   type ResponseEndEntry,
 } from "./log-entry.ts";
 import { paddedSeq } from "./log-entry.ts";
+import { sha256Hex } from "../core/hash.ts";
 
 // A request entry before the sink stored its body. Without conformance findings, the entry records none.
 export type ReceivedRequest = Omit<RequestEntry, "kind" | "bodyFile" | "bodyBytes" | "bodySha256" | "conformance"> &
@@ -57,7 +57,7 @@ abstract class RequestLogBase implements RequestLogSink {
       conformance: request.conformance ?? [],
       bodyFile: bodyFileName(request.seq),
       bodyBytes: body.byteLength,
-      bodySha256: createHash("sha256").update(body).digest("hex"),
+      bodySha256: sha256Hex(body),
     };
     this.storeBody(entry.bodyFile, body);
     this.unfinished.add(entry.seq);

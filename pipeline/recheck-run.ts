@@ -11,6 +11,7 @@ import type { CacheAudit } from "../checker/cache-audit.ts";
 import { checkRecordedRunAudited, judgedBeforeCheck } from "./check-recorded-run.ts";
 import { confinedCheck, type Confinement } from "./confined-check.ts";
 import { looksLikePath, sourceSha256 } from "./scenario-source.ts";
+import { sha256Hex } from "../core/hash.ts";
 
 export const recheckOptionsSchema = z.strictObject({
   // An edited scenario file to judge the run with instead of the run's own scenario: a path.
@@ -70,10 +71,28 @@ export async function recheckRun(runDir: string, options: RecheckOptions = {}): 
           `the run directory's copy of the scenario, ${copy}, was changed since the run: its sha256 is ${sha256}, run.json records ${recordedSha256} for ` +
             `the file that ran (${record.source.path}); this verdict is of the changed scenario, not of the one the run was recorded with`,
         ];
+  for (const data of record.source.data ?? []) {
+    const now = fileSha256(path.join(runDir, data.copy));
+    if (now === data.sha256) continue;
+    warnings.push(
+      now === null
+        ? `the run directory's copy of a file the scenario read, ${path.join(runDir, data.copy)}, is missing; the check loads it, and will fail naming it`
+        : `the run directory's copy of a file the scenario read, ${path.join(runDir, data.copy)}, was changed since the run: its sha256 is ${now}, run.json records ${data.sha256}; this verdict is of the changed file`,
+    );
+  }
   const before = judgedBeforeCheck(runDir);
   if ("early" in before) return { ...before.early, judgedWith, recordedVerdict, warnings, confinement: null };
   const checked = await confinedCheck(runDir, copy, copy, { trust });
   return { ...checked.audited, judgedWith, recordedVerdict, warnings, confinement: checked.confinement };
+}
+
+// A data file's bytes, hashed as the loader hashed them when the run started.
+function fileSha256(file: string): string | null {
+  try {
+    return sha256Hex(fs.readFileSync(file));
+  } catch {
+    return null;
+  }
 }
 
 function readSha256(file: string): string | null {

@@ -1,18 +1,19 @@
 // Where scenarios come from: a built-in name, or a file anywhere on disk that imports "ccrepro". Every command that
 // takes a scenario goes through loadScenario(); a bad file is a ScenarioFileError naming the file and the fix.
-import crypto from "node:crypto";
 import fs from "node:fs";
 import module from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { z } from "zod";
 import { UserError } from "../core/errors.ts";
-import type { ScenarioSource } from "../harness/plan.ts";
+import { withScenarioDataFiles } from "../core/scenario-data.ts";
+import type { ScenarioDataFile, ScenarioSource } from "../harness/plan.ts";
 import { readRunRecord } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
 import { defineScenario, isDefinedScenario, ScenarioDefinitionError, scenarioProblems, type Scenario } from "../kit/scenario.ts";
 import { mockScriptSchema } from "../mock-api/script.ts";
 import { findScenario, SCENARIOS } from "../scenarios/index.ts";
+import { sha256Hex } from "../core/hash.ts";
 
 export class ScenarioFileError extends UserError {
   constructor(
@@ -38,7 +39,7 @@ const loaded = new Map<string, Scenario>();
 
 // The hash run.json keeps of a scenario file's source (the text as read, UTF-8).
 export function sourceSha256(text: string): string {
-  return crypto.createHash("sha256").update(text).digest("hex");
+  return sha256Hex(text);
 }
 
 export function originOf(scenario: Scenario): ScenarioSource {
@@ -127,6 +128,28 @@ const tsxImport: ModuleImporter = async (file) => {
 };
 
 export async function loadScenarioFile(file: string, shown: string, importer: ModuleImporter = tsxImport): Promise<Scenario> {
+  const { value, files } = await withScenarioDataFiles(() => importScenarioFile(file, shown, importer));
+  const { scenario, text } = value;
+  origins.set(scenario, { kind: "file", path: file, sha256: sourceSha256(text), text, data: dataFilesOf(file, shown, files) });
+  loaded.set(scenario.name, scenario);
+  return scenario;
+}
+
+// The data files the scenario read while it loaded, as the run directory copies them: beside its copy of the file,
+// at the same place relative to it. One outside the scenario's folder could not be found from the copy, so it is refused.
+function dataFilesOf(file: string, shown: string, files: string[]): ScenarioDataFile[] {
+  const folder = path.dirname(file);
+  return files.map((data) => {
+    const relative = path.relative(folder, data);
+    if (relative.startsWith("..") || path.isAbsolute(relative)) {
+      throw new ScenarioFileError(shown, `it reads ${data}, outside its own folder, so a run directory could not keep it beside its copy of the file`, "Keep the recordings a scenario file reads in its folder (ccrepro import writes them there), and load them relative to the file: new URL(\"./name.recording.json\", import.meta.url)");
+    }
+    const bytes = fs.readFileSync(data);
+    return { relative, bytes, sha256: sha256Hex(bytes) };
+  });
+}
+
+async function importScenarioFile(file: string, shown: string, importer: ModuleImporter): Promise<{ scenario: Scenario; text: string }> {
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
@@ -168,9 +191,7 @@ export async function loadScenarioFile(file: string, shown: string, importer: Mo
     if (error instanceof ScenarioFileError) throw error;
     throw new ScenarioFileError(shown, `building its script or steps for the default parameters threw: ${(error as Error).message}`, "Fix mockScript() or steps() and run again");
   }
-  origins.set(scenario, { kind: "file", path: file, sha256: sourceSha256(text), text });
-  loaded.set(scenario.name, scenario);
-  return scenario;
+  return { scenario, text };
 }
 
 // The scenario a run directory was recorded with: its copy of a file scenario, or the built-in it names.

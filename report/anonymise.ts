@@ -11,13 +11,13 @@
 // The dashed form claude derives from a path (every non-alphanumeric → "-") is replaced too (-RUN, -RUNS, -CACHE …)
 // when the path has two or more segments. Request index sizes and hashes are recomputed for every stored body that
 // no longer matches its line. Afterwards the written files are scanned for machine paths left over (exit 1 if any).
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { cacheDir } from "../releases/release-cache.ts";
 import { runLayout, sessionLayout } from "../harness/run-layout.ts";
 import { REQUEST_INDEX_FILE, logLineSchema } from "../mock-api/log-entry.ts";
+import { sha256Hex } from "../core/hash.ts";
 
 export const PLACEHOLDERS = { run: "/RUN", runs: "/RUNS", cache: "/CACHE", repo: "/REPO", node: "/NODE", home: "/HOME", tmp: "/TMP", scenario: "/SCENARIO" } as const;
 export type Kind = keyof typeof PLACEHOLDERS;
@@ -227,7 +227,6 @@ export function discover(dir: string, files: string[], runDirHints: string[]): {
 // ---------------------------------------------------------------------------------------------------------------
 // Writing.
 
-export const sha256 = (bytes: Buffer) => crypto.createHash("sha256").update(bytes).digest("hex");
 
 // Index lines whose stored body no longer matches get that body's size and hash; other lines keep their bytes.
 export function reindex(mockDir: string): number {
@@ -245,9 +244,9 @@ export function reindex(mockDir: string): number {
       if (!fs.existsSync(bodyFile)) return line;
       const body = fs.readFileSync(bodyFile);
       const value = JSON.parse(line) as Record<string, unknown>;
-      if (value["bodyBytes"] === body.length && value["bodySha256"] === sha256(body)) return line;
+      if (value["bodyBytes"] === body.length && value["bodySha256"] === sha256Hex(body)) return line;
       changed += 1;
-      return JSON.stringify({ ...value, bodyBytes: body.length, bodySha256: sha256(body) });
+      return JSON.stringify({ ...value, bodyBytes: body.length, bodySha256: sha256Hex(body) });
     });
   if (changed > 0) fs.writeFileSync(indexFile, lines.join("\n"));
   return changed;

@@ -120,6 +120,7 @@ export async function packRun(runDir: string, out: string, options: PackOptions 
     const rejudged = (await recheckRun(staged)).result;
     const judgedSame = recorded === null || rejudged.verdict === recorded;
     const file = path.resolve(out);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
     await tar.c({ gzip: true, file, cwd: staging, portable: true }, [name]);
     return { file, bytes: fs.statSync(file).size, files: files.length, trimmed: trimmed.map((p) => path.relative(root, p)), replaced: [...replaced].map(([to, count]) => ({ to, count })), recorded, rejudged: { verdict: rejudged.verdict, reason: rejudged.reason }, judgedSame, leftovers: files.flatMap(leftovers).map((l) => ({ ...l, file: path.relative(staging, l.file) })) };
   } finally {

@@ -4,7 +4,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { runLayout, sessionLayout } from "../harness/run-layout.ts";
 import { REQUEST_INDEX_FILE, logLineSchema } from "../mock-api/log-entry.ts";
-import { anonymiseText, discover, leftovers, readJson, realpath, record, replacementsFor, sha256, thisMachine, walk, type Pruned } from "./anonymise.ts";
+import { sha256Hex } from "../core/hash.ts";
+import { anonymiseText, discover, leftovers, readJson, realpath, record, replacementsFor, thisMachine, walk, type Pruned } from "./anonymise.ts";
 
 export interface CopyOptions {
   bodies: Set<number> | "all";
@@ -89,7 +90,7 @@ export function copyRun(runDir: string, outDir: string, options: CopyOptions): P
         }
         write(path.join(to.mockLog, entry.bodyFile), body);
         entry.bodyBytes = body.length;
-        entry.bodySha256 = sha256(body);
+        entry.bodySha256 = sha256Hex(body);
         kept += 1;
       }
     }

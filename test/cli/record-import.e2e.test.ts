@@ -1,10 +1,12 @@
 // Record → import → replay on a real release (2.1.332), the upstream being ccrepro's own mock: a built-in scenario
 // recorded through the proxy, imported, replayed with every request equal to its recorded one after normalisation;
-// and `ccrepro record -- claude -p …` with a sentinel key and token in the environment, none of whose bytes reach disk.
+// and `ccrepro record -- claude -p …` with a sentinel key and token in the environment, none of whose bytes reach disk,
+// nor a `ccrepro pack` of either run.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
+import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readRecording } from "../../mock-api/recording.ts";
 import { mockScriptSchema } from "../../mock-api/script.ts";
@@ -12,6 +14,7 @@ import { startMockServer } from "../../mock-api/server.ts";
 import { runAndCheck } from "../../pipeline/run-scenario.ts";
 import { loadScenario } from "../../pipeline/scenario-source.ts";
 import { resolveClaude } from "../../releases/resolve.ts";
+import { packRun } from "../../report/pack.ts";
 import { findScenario } from "../../scenarios/index.ts";
 import { E2E_RUNS_DIR, E2E_TIMEOUT_MS, verdictMessage } from "../e2e-run.ts";
 
@@ -66,6 +69,15 @@ describe(`record, import and replay on ${VERSION}`, () => {
       expect(replay.record.result.verdict, verdictMessage(replay)).toBe("GREEN");
       expect(replay.record.result.notes[0]).toBe("replay fidelity: 4 of 4 replayed requests equal their recorded ones after normalisation; 4 of 4 recorded requests replayed");
       expect(filesHolding([KEY, TOKEN], path.dirname(scenarioFile), recorded.runDir, replay.runDir)).toEqual([]);
+      // And not in the tarball a bug report attaches: tar keeps file contents as they are, so the unzipped bytes
+      // hold a sentinel if any packed file does. The packed replay still judges as recorded.
+      for (const run of [recorded.runDir, replay.runDir]) {
+        const packed = await packRun(run, path.join(OUT, "packs", `${path.basename(run)}.tar.gz`));
+        expect(packed.judgedSame, packed.rejudged.reason).toBe(true);
+        const tar = zlib.gunzipSync(fs.readFileSync(packed.file));
+        expect(packed.files).toBeGreaterThan(5);
+        for (const sentinel of [KEY, TOKEN]) expect(tar.includes(sentinel), `${packed.file} holds a sentinel`).toBe(false);
+      }
     },
     E2E_TIMEOUT_MS,
   );

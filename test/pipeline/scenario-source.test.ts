@@ -4,6 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { UserError } from "../../core/errors.ts";
+import { recordSource } from "../../harness/record-run.ts";
+import { runLayout } from "../../harness/run-layout.ts";
 import { readRunRecord, writeRunRecord } from "../../harness/run-record.ts";
 import { checkRecordedRun } from "../../pipeline/check-recorded-run.ts";
 import { loadScenario, looksLikePath, originOf, ScenarioFileError, scenarioOfRun } from "../../pipeline/scenario-source.ts";
@@ -126,5 +128,35 @@ describe("loadScenario", () => {
     const result = checkRecordedRun(runDir, await scenarioOfRun(runDir));
     expect(result.verdict).toBe("ERROR");
     expect(result.reason).toBe("the check of scenario file /elsewhere/throwing.ts threw: no stream named main; fix its check() and run `ccrepro check` on this run directory again");
+  });
+
+  it("keeps a recording the file reads beside the run directory's copy, and refuses one outside the file's folder", async () => {
+    const folder = path.join(dir, "replayed");
+    fs.mkdirSync(path.join(folder, "data"), { recursive: true });
+    const recording = { format: "ccrepro-recording", version: 1, recordedAt: "2026-12-02T00:00:00.000Z", upstream: "http://127.0.0.1:1", command: null, processes: [], exchanges: [] };
+    fs.writeFileSync(path.join(folder, "data", "bug.recording.json"), JSON.stringify(recording));
+    const reads = (where: string) =>
+      `import { recording } from "ccrepro";\n${HEADER}const recorded = recording(new URL(${JSON.stringify(where)}, import.meta.url));\n` +
+      `export default defineScenario(${body({ name: '"replayed-test"', mockScript: "() => recorded.mockScript()" })});\n`;
+    const file = path.join(folder, "replayed.ts");
+    fs.writeFileSync(file, reads("./data/bug.recording.json"));
+    const origin = originOf(await loadScenario(file));
+    expect(origin).toMatchObject({ kind: "file", data: [{ relative: path.join("data", "bug.recording.json"), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }] });
+
+    const layout = runLayout(path.join(dir, "replayed-run"));
+    const source = recordSource(layout, origin!);
+    expect(source).toMatchObject({ kind: "file", copy: path.join("scenario", "replayed.ts"), data: [{ copy: path.join("scenario", "data", "bug.recording.json") }] });
+    expect(fs.readFileSync(path.join(layout.root, "scenario", "data", "bug.recording.json"), "utf8")).toBe(JSON.stringify(recording));
+    // The copy loads from the run directory alone, its recording found beside it.
+    fs.rmSync(folder, { recursive: true });
+    expect((await loadScenario(path.join(layout.root, "scenario", "replayed.ts"))).name).toBe("replayed-test");
+
+    fs.mkdirSync(path.join(dir, "elsewhere", "inner"), { recursive: true });
+    fs.writeFileSync(path.join(dir, "elsewhere", "bug.recording.json"), JSON.stringify(recording));
+    const outside = path.join(dir, "elsewhere", "inner", "reads-outside.ts");
+    fs.writeFileSync(outside, reads("../bug.recording.json"));
+    const error = await loadError(outside);
+    expect(error.message).toContain("outside its own folder");
+    expect(error.message).toContain('new URL("./name.recording.json", import.meta.url)');
   });
 });
