@@ -1,8 +1,8 @@
 // `--param key=value` words, validated against a scenario's parameter schema with messages that list what is allowed.
 import { Option, type Command } from "commander";
-import { z } from "zod";
 import { UserError } from "../core/errors.ts";
 import type { Scenario } from "../kit/scenario.ts";
+import { parseParams } from "../pipeline/scenario-params.ts";
 import { DEFAULT_SDK_VERSION } from "../releases/sdk-install.ts";
 
 export function collectParam(word: string, previous: Record<string, string>): Record<string, string> {
@@ -12,17 +12,11 @@ export function collectParam(word: string, previous: Record<string, string>): Re
 }
 
 export function parseScenarioParams(scenario: Scenario, raw: Record<string, unknown>): Record<string, unknown> {
-  const parsed = scenario.params.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map((issue) => {
-    const key = issue.path.join(".") || "(parameters)";
-    return `${key}: ${issue.message}`;
-  });
-  const known = scenario.params instanceof z.ZodObject ? Object.keys(scenario.params.shape).join(", ") : "";
-  throw new UserError(
-    `bad parameters for scenario ${scenario.name}: ${lines.join("; ")}${known ? ` (its parameters: ${known})` : ""}`,
-    "BAD_PARAM",
-  );
+  const parsed = parseParams(scenario, raw);
+  if (parsed.ok) return parsed.params;
+  const lines = parsed.problems.map((problem) => `${problem.path.map(String).join(".") || "(parameters)"}: ${problem.message}`);
+  const known = parsed.known.join(", ");
+  throw new UserError(`bad parameters for scenario ${scenario.name}: ${lines.join("; ")}${known ? ` (its parameters: ${known})` : ""}`, "BAD_PARAM");
 }
 
 // The options every command that runs a scenario shares: its parameters, and where its run directories go.

@@ -1,11 +1,7 @@
-// What sweeps print, shared by the sweep, bench-sweep and nightly commands: the table, a progress line per event, and
-// one configured sweep run with its progress and release strip.
+// What sweeps print, shared by the sweep, bench-sweep and nightly commands: the table, and a progress line per event.
 import type { SweepFile } from "../sweep/sweep-file.ts";
-import { runSweep, type SweepEvent } from "../sweep/run-sweep.ts";
-import { resolveSweepVersions } from "../sweep/versions.ts";
-import { writeReleaseStrip } from "../report/release-strip.ts";
-import type { CliContext } from "./context.ts";
-import { createProgress, downloadLine, formatDuration, type Progress } from "./progress.ts";
+import type { SweepEvent } from "../sweep/run-sweep.ts";
+import { downloadLine, formatDuration, type Progress } from "./progress.ts";
 
 export function formatSweepTable(file: SweepFile): string {
   const rows = file.versions.map((version) => {
@@ -36,8 +32,6 @@ export function resumeCommand(argv: readonly string[]): string {
   return ["ccrepro", ...argv].map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`)).join(" ");
 }
 
-// A sweep a nightly config asked for, run into its own directory with the same progress lines; its strip is
-// written beside it and shown in the nightly's report.
 // A sweep's events on a progress display: the plan starts it, each finished release or download is a line.
 export const showOn =
   (progress: Progress) =>
@@ -46,27 +40,3 @@ export const showOn =
     const shown = sweepEventLine(event);
     if (shown) progress.event(shown.line, shown.advance);
   };
-
-export async function runConfiguredSweep(
-  ctx: CliContext,
-  entry: { scenario: string; versions: string; params: Record<string, unknown>; repeat: number },
-  dir: string,
-  concurrency: number,
-  signal: AbortSignal,
-): Promise<{ file: SweepFile; dir: string }> {
-  const scenario = await ctx.scenarioNamed(entry.scenario);
-  const progress = createProgress(`sweep ${scenario.name}`);
-  const outcome = await runSweep({
-    scenario,
-    params: entry.params,
-    versionsWord: entry.versions,
-    versions: await resolveSweepVersions(entry.versions),
-    repeat: entry.repeat,
-    concurrency,
-    outDir: dir,
-    signal,
-    onEvent: showOn(progress),
-  }).finally(() => progress.stop());
-  writeReleaseStrip(outcome.file, dir);
-  return { file: outcome.file, dir };
-}

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { UserError } from "../core/errors.ts";
 import { readJsonFile } from "../core/json-file.ts";
 import type { Scenario } from "../kit/scenario.ts";
+import { parseParams, sameParams } from "../pipeline/scenario-params.ts";
 import { knownScenarios, loadScenario, looksLikePath, scenarioByName } from "../pipeline/scenario-source.ts";
 import { SCENARIOS } from "../scenarios/index.ts";
 
@@ -81,15 +82,14 @@ function badConfig(source: string, field: string, message: string): UserError {
 // A scenario's parameters checked against its own schema, so a misspelt key or a bad value fails here rather than
 // leaving a cell unmatched later. `at` is where the params object sits in the file, e.g. ["expectations", 2, "params"].
 function checkScenarioParams(source: string, scenario: Scenario, params: Record<string, unknown>, at: readonly PropertyKey[]): Record<string, unknown> {
-  const parsed = scenario.params.safeParse(params);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  if (issue.code === "unrecognized_keys") {
-    const allowed = scenario.params instanceof z.ZodObject ? Object.keys(scenario.params.shape).join(", ") : "";
-    const message = `unrecognized key for scenario ${scenario.name}${allowed ? ` (its parameters: ${allowed})` : ""}`;
-    throw badConfig(source, fieldPath([...at, ...issue.path, issue.keys[0]!]), message);
+  const parsed = parseParams(scenario, params);
+  if (parsed.ok) return parsed.params;
+  const problem = parsed.problems[0]!;
+  if (problem.message === "unrecognized key") {
+    const allowed = parsed.known.join(", ");
+    throw badConfig(source, fieldPath([...at, ...problem.path]), `unrecognized key for scenario ${scenario.name}${allowed ? ` (its parameters: ${allowed})` : ""}`);
   }
-  throw badConfig(source, fieldPath([...at, ...issue.path]), issue.message);
+  throw badConfig(source, fieldPath([...at, ...problem.path]), problem.message);
 }
 
 export function scenarioEntries(config: NightlyConfig): ScenarioEntry[] {
@@ -111,16 +111,15 @@ export function parseNightlyConfig(raw: unknown, source: string): NightlyConfig 
   }
   const config = parsed.data;
   const known = knownScenarios().map((s) => s.name).join(", ");
-  const seen = new Map<string, number>();
+  const seen: { name: string; params: Record<string, unknown>; at: number }[] = [];
   scenarioEntries(config).forEach((entry, i) => {
     const scenario = scenarioByName(entry.name);
     const at = typeof config.scenarios?.[i] === "string" ? `scenarios[${i}]` : `scenarios[${i}].name`;
     if (!scenario) throw badConfig(source, at, `unknown scenario "${entry.name}" (known: ${known})`);
     const params = checkScenarioParams(source, scenario, entry.params, ["scenarios", i, "params"]);
-    const identity = JSON.stringify([entry.name, params]);
-    const first = seen.get(identity);
-    if (first !== undefined) throw badConfig(source, `scenarios[${i}]`, `repeats scenarios[${first}] (same scenario and parameters)`);
-    seen.set(identity, i);
+    const first = seen.find((earlier) => earlier.name === entry.name && sameParams(scenario, earlier.params, params));
+    if (first !== undefined) throw badConfig(source, `scenarios[${i}]`, `repeats scenarios[${first.at}] (same scenario and parameters)`);
+    seen.push({ name: entry.name, params, at: i });
   });
   config.expectations.forEach((entry, i) => {
     const scenario = scenarioByName(entry.scenario);

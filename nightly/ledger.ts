@@ -1,8 +1,8 @@
 // The expectations ledger: which verdict (and finding) each cell should have, why, and where that is tracked.
-import { isDeepStrictEqual } from "node:util";
 import semver from "semver";
 import { z } from "zod";
 import type { CheckResult } from "../core/verdict.ts";
+import { defaultParams, sameParams } from "../pipeline/scenario-params.ts";
 import { knownScenarios, scenarioByName } from "../pipeline/scenario-source.ts";
 import type { NightlyConfig } from "./config.ts";
 import { scenarioDrivers } from "../kit/scenario.ts";
@@ -54,7 +54,7 @@ export function buildLedger(config: NightlyConfig): LedgerEntry[] {
 // The scenarios' own `known` lists: each entry covers the parameters it was measured with (the defaults, unless it says).
 export function scenarioLedger(): LedgerEntry[] {
   return knownScenarios().flatMap((scenario) => {
-    const defaults = scenario.params.parse({});
+    const defaults = defaultParams(scenario);
     return scenario.known.map(
       (known): LedgerEntry => ({
         scenario: scenario.name,
@@ -79,9 +79,7 @@ function paramsMatch(scenarioName: string, wanted: Record<string, unknown> | nul
   if (wanted === null) return true;
   const scenario = scenarioByName(scenarioName);
   if (!scenario) return false;
-  const cell = scenario.params.safeParse(cellParams);
-  const merged = scenario.params.safeParse({ ...cellParams, ...wanted });
-  return cell.success && merged.success && isDeepStrictEqual(cell.data, merged.data);
+  return sameParams(scenario, cellParams, { ...cellParams, ...wanted });
 }
 
 // A cell without a drive runs with its scenario's default driver.

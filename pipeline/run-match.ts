@@ -7,14 +7,7 @@ import { readRunRecord, type RunRecord } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
 import type { Scenario } from "../kit/scenario.ts";
 import { originOf } from "./scenario-source.ts";
-
-// Parameters compared as the scenario reads them: "1000" and 1000, or an omitted default and the default written
-// out, are the same question. A side the schema refuses matches nothing.
-export function sameParams(scenario: Pick<Scenario, "params">, a: Record<string, unknown>, b: Record<string, unknown>): boolean {
-  const left = scenario.params.safeParse(a);
-  const right = scenario.params.safeParse(b);
-  return left.success && right.success && isDeepStrictEqual(left.data, right.data);
-}
+import { sameParams } from "./scenario-params.ts";
 
 // Every run directory under `root` (or `root` itself), found by its run.json. A run directory holds no other runs, so
 // the walk stops there; symbolic links are not followed, so a link back up the tree cannot loop.

@@ -8,7 +8,8 @@ import { UserError } from "../core/errors.ts";
 import type { Finding } from "../core/verdict.ts";
 import { readRunRecord, type RunRecord } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
-import { givenParams } from "./report-target.ts";
+import { givenParams } from "../pipeline/scenario-params.ts";
+import { scenarioByName } from "../pipeline/scenario-source.ts";
 import { loadRunView } from "./run-view.ts";
 
 const MAX_DIFF_LINES = 60;
@@ -36,7 +37,7 @@ function sourceOf(runDir: string, record: RunRecord): { shown: string; text: str
 // The exact command: the scenario as the user would name it, the release, and the parameters that differ from defaults.
 export function reproduceCommand(record: RunRecord, scenarioWord: string): string {
   const version = record.claude.reportedVersion ?? record.claude.requested;
-  const params = Object.entries(givenParams(record.scenario, record.params)).map(([key, value]) => ` --param ${key}=${String(value)}`);
+  const params = Object.entries(givenParams(scenarioByName(record.scenario), record.params)).map(([key, value]) => ` --param ${key}=${String(value)}`);
   return `ccrepro run ${scenarioWord} --claude ${version}${params.join("")}`;
 }
 

@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { cellPagePath, renderCellPage } from "./html.ts";
+import { writeReleaseStrip } from "./release-strip.ts";
 import type { ReportInput } from "./report-target.ts";
 import { REPORTERS, type Reporter } from "./reporters.ts";
 
@@ -24,9 +25,10 @@ export function writeReports(input: ReportInput, outDir: string, reporters: read
     }
   }
   if (reporters.some((r) => r.format === "html")) {
-    const pages = writeCellPages(input, outDir);
-    result.written.push(...pages.written);
-    result.failed.push(...pages.failed);
+    for (const pages of [writeCellPages(input, outDir), writeSweepStrips(input)]) {
+      result.written.push(...pages.written);
+      result.failed.push(...pages.failed);
+    }
   }
   return result;
 }
@@ -47,5 +49,18 @@ export function writeCellPages(input: ReportInput, outDir: string): ReportsWritt
       result.failed.push({ file, error: (error as Error).stack ?? String(error) });
     }
   });
+  return result;
+}
+
+// Each sweep a nightly ran gets its release strip in its own directory; the nightly's index links to them.
+function writeSweepStrips(input: ReportInput): ReportsWritten {
+  const result: ReportsWritten = { written: [], failed: [] };
+  for (const sweep of input.sweeps ?? []) {
+    try {
+      result.written.push(writeReleaseStrip(sweep.file, sweep.dir));
+    } catch (error) {
+      result.failed.push({ file: sweep.dir, error: (error as Error).stack ?? String(error) });
+    }
+  }
   return result;
 }

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
 import { renderHtml } from "../report/html.ts";
-import { summaryOfRun } from "../report/report-target.ts";
+import { summaryOfRun } from "../nightly/run-summary.ts";
 
 const [runDir, out, step = "7"] = process.argv.slice(2);
 if (!runDir || !out) throw new Error("usage: npx tsx scripts/report-screenshot.ts RUN_DIR OUT.png [STEP]");

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { cruise, type ICruiseResult } from "dependency-cruiser";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const root = path.join(import.meta.dirname, "..");
@@ -66,3 +67,50 @@ describe("the floor plan", () => {
     expect(sourceFolders.map((e) => e.name).filter((name) => !onPlan.has(name))).toEqual([]);
   });
 });
+
+// The entry points that run claude (once or over a range) and the orchestrators above them. A command calls one of
+// them once and prints; a loop over them in cli/ is orchestration that belongs to pipeline/, sweep/, bisect/ or nightly/.
+const RUNNERS = new Set(["runAndCheck", "runRepeats", "runSweep", "runNightly", "nightly", "runBisect", "flakyBisect", "fixedRepeatBisect", "bisectClaudeReleases", "bisectClaudeRates", "bisectSdkReleases"]);
+const LOOPS = new Set([ts.SyntaxKind.ForStatement, ts.SyntaxKind.ForOfStatement, ts.SyntaxKind.ForInStatement, ts.SyntaxKind.WhileStatement, ts.SyntaxKind.DoStatement]);
+const ITERATING = /^(map|forEach|flatMap|reduce|filter|some|every)$/;
+
+// Calls of a runner inside a loop, or inside a callback given to an array's iterating method, in this source text.
+function runnersInLoops(file: string, text: string): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
+  const found: string[] = [];
+  const insideLoop = (node: ts.Node): boolean => {
+    for (let at = node.parent; at; at = at.parent) {
+      if (LOOPS.has(at.kind)) return true;
+      if (ts.isCallExpression(at) && ts.isPropertyAccessExpression(at.expression) && ITERATING.test(at.expression.name.text) && at.arguments.some((arg) => arg.pos <= node.pos && node.end <= arg.end)) return true;
+    }
+    return false;
+  };
+  const visit = (node: ts.Node) => {
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && RUNNERS.has(node.expression.text) && insideLoop(node)) {
+      found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1} ${node.expression.text}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe("commands orchestrate nothing", () => {
+  const cliFiles = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? cliFiles(path.join(dir, e.name)) : e.name.endsWith(".ts") ? [path.join(dir, e.name)] : []));
+
+  it("no module of cli/ calls a runner in a loop", () => {
+    const found = cliFiles(path.join(root, "cli")).flatMap((file) => runnersInLoops(path.relative(root, file), fs.readFileSync(file, "utf8")));
+    expect(found).toEqual([]);
+  });
+
+  it("catches a loop of runs, and a map over releases", () => {
+    const loop = "for (const v of versions) { await runAndCheck({ v }); }";
+    const mapped = "await Promise.all(entries.map((e) => runSweep(e)));";
+    const once = "const outcome = await runSweep(options); for (const r of outcome.results) print(r);";
+    expect(runnersInLoops("cli/commands/x.ts", loop)).toEqual(["cli/commands/x.ts:1 runAndCheck"]);
+    expect(runnersInLoops("cli/commands/y.ts", mapped)).toEqual(["cli/commands/y.ts:1 runSweep"]);
+    expect(runnersInLoops("cli/commands/z.ts", once)).toEqual([]);
+  });
+});
+

@@ -5,14 +5,13 @@ import { defaultNightlyConfig } from "../../nightly/default-config.ts";
 import { checkOutDir, defaultNightlyDir } from "../../nightly/out-dir.ts";
 import { findPreviousNightly, loadPreviousNightly } from "../../nightly/previous.ts";
 import { formatCellFinished, formatPlanned } from "../../nightly/progress.ts";
-import { runNightly } from "../../nightly/run-nightly.ts";
+import { nightly } from "../../nightly/nightly.ts";
 import { parseShard } from "../../nightly/shard.ts";
 import { utc } from "../../report/wording.ts";
 import type { CliContext } from "../context.ts";
 import { wholeNumber } from "../numbers.ts";
 import { createProgress } from "../progress.ts";
-import path from "node:path";
-import { runConfiguredSweep } from "../sweep-output.ts";
+import { showOn } from "../sweep-output.ts";
 import { publishNightly } from "../publish-nightly.ts";
 
 export function registerNightlyCommand(program: Command, ctx: CliContext): void {
@@ -33,7 +32,7 @@ export function registerNightlyCommand(program: Command, ctx: CliContext): void 
       const previous = options.previous ? loadPreviousNightly(options.previous) : findPreviousNightly(outDir, now);
       ctx.note(previous ? `comparing with the nightly of ${utc(previous.summary.startedAt)} (${previous.path})` : "no previous nightly to compare with");
       const progress = createProgress("nightly", { linesCarryCount: true });
-      const summary = await runNightly({
+      const { summary, sweeps } = await nightly({
         config,
         outDir,
         previous,
@@ -44,16 +43,13 @@ export function registerNightlyCommand(program: Command, ctx: CliContext): void 
           progress.start(planned.cells);
         },
         onCell: (finished) => progress.event(formatCellFinished(finished), 1),
+        onCellsDone: () => progress.stop(),
+        onSweep: (scenario) => {
+          const shown = createProgress(`sweep ${scenario}`);
+          return { onEvent: showOn(shown), done: () => shown.stop() };
+        },
+        onNote: (line) => ctx.note(line),
       }).finally(() => progress.stop());
-      // Sweeps cover whole ranges, so a shard of the matrix leaves them to the unsharded (or a dedicated) run.
-      const sweeps = [];
-      if (shard === null) {
-        const signal = ctx.interruptSignal();
-        for (const [i, entry] of config.sweeps.entries()) {
-          if (signal.aborted) break;
-          sweeps.push(await runConfiguredSweep(ctx, entry, path.join(outDir, "sweeps", `${i + 1}-${entry.scenario}`), config.concurrency, signal));
-        }
-      } else if (config.sweeps.length) ctx.note(`nightly: --shard given, so the config's ${config.sweeps.length} sweep(s) are not run; run them with ccrepro sweep`);
       publishNightly(ctx, { summary, baseDir: outDir, sweeps }, outDir);
     });
 }

@@ -2,11 +2,11 @@
 import path from "node:path";
 import { Option, type Command } from "commander";
 import { markPhase } from "../../core/phases.ts";
-import { GIT_BISECT_EXIT, VERDICT_EXIT, type CheckResult } from "../../core/verdict.ts";
-import { formatRates, stabilityOf } from "../../pipeline/rates.ts";
-import { combineRepeats, FLAKY_EXIT } from "../../pipeline/verdict-rules.ts";
+import { GIT_BISECT_EXIT, VERDICT_EXIT } from "../../core/verdict.ts";
+import { formatRates } from "../../pipeline/rates.ts";
+import { runRepeats } from "../../pipeline/run-repeats.ts";
+import { FLAKY_EXIT } from "../../pipeline/verdict-rules.ts";
 import { resolveClaude } from "../../releases/resolve.ts";
-import { runAndCheck } from "../../pipeline/run-scenario.ts";
 import type { CliContext } from "../context.ts";
 import { formatCheckResult } from "../format-result.ts";
 import { driverOptions, parseScenarioParams, withRunOptions } from "../params.ts";
@@ -30,29 +30,27 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       const claude = await resolveClaude(options.claude);
       markPhase("release-resolved");
       const abort = ctx.interruptSignal();
-      const results: CheckResult[] = [];
-      for (let i = 0; i < options.repeat && !abort.aborted; i += 1) {
-        if (options.stopEarly && stabilityOf(results.map((r) => r.verdict), options.repeat) !== "open") break;
-        const { runDir, record, cache } = await runAndCheck({
-          scenario,
-          params,
-          claude,
-          requested: options.claude,
-          runsDir: options.runsDir,
-          ...drive,
-          ...(options.recordApi ? { recordApi: path.resolve(options.repeat > 1 ? options.recordApi.replace(/(\.json)?$/, `-${i + 1}.json`) : options.recordApi) } : {}),
-          abort,
-          onProgress: (line) => ctx.note(`  ${line}`),
-        });
-        const result = record.result;
-        results.push(result);
-        ctx.print(options.json ? JSON.stringify({ runDir, ...result }) : formatCheckResult(result, runDir, { cache }));
-        markPhase("printed");
-      }
-      const { verdict, flaky, rates, label } = combineRepeats(results);
+      const { results, combined, stoppedEarly } = await runRepeats({
+        scenario,
+        params,
+        claude,
+        requested: options.claude,
+        runsDir: options.runsDir,
+        ...drive,
+        ...(options.recordApi ? { recordApi: path.resolve(options.recordApi) } : {}),
+        abort,
+        repeat: options.repeat,
+        stopEarly: options.stopEarly ?? false,
+        onProgress: (line) => ctx.note(`  ${line}`),
+        onRun: ({ runDir, record, cache }) => {
+          ctx.print(options.json ? JSON.stringify({ runDir, ...record.result }) : formatCheckResult(record.result, runDir, { cache }));
+          markPhase("printed");
+        },
+      });
+      const { verdict, flaky, rates, label } = combined;
       if (options.repeat > 1) {
         ctx.note(`repeats: ${results.map((r) => r.verdict).join(", ")} → ${flaky ? `flaky, ${label}` : verdict}`);
-        if (results.length < options.repeat && !abort.aborted) ctx.note(`stopped early after ${results.length} of ${options.repeat}: the repeats disagree, so the cell is flaky whatever follows`);
+        if (stoppedEarly) ctx.note(`stopped early after ${results.length} of ${options.repeat}: the repeats disagree, so the cell is flaky whatever follows`);
         for (const line of formatRates(rates)) ctx.note(line);
         if (options.json) ctx.print(JSON.stringify({ repeats: { verdict, flaky, label, rates } }));
       }

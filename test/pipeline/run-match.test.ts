@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readRunRecord, writeRunRecord, type RunRecord } from "../../harness/run-record.ts";
-import { findRunDirs, matchingRuns, sameParams } from "../../pipeline/run-match.ts";
+import { findRunDirs, matchingRuns } from "../../pipeline/run-match.ts";
+import { sameParams } from "../../pipeline/scenario-params.ts";
 import { loadScenario, originOf } from "../../pipeline/scenario-source.ts";
 import { findScenario } from "../../scenarios/index.ts";
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { main } from "../../cli/main.ts";
 import { runNightly } from "../../nightly/run-nightly.ts";
 import { readSummary } from "../../nightly/summary.ts";
-import { summaryOfRun } from "../../report/report-target.ts";
+import { summaryOfRun } from "../../nightly/run-summary.ts";
 import { FIXTURE_DIR, fixtureIndex, fixtureRunner, fixtureSummary, tempDir } from "../nightly/fixture.ts";
 
 async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

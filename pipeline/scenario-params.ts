@@ -1,0 +1,51 @@
+// A scenario's parameters, owned here: parsed once through its schema (at the edge: --param, a config, run.json),
+// compared as the scenario reads them, and told apart from its defaults. Every layer passes the parsed value on.
+import { isDeepStrictEqual } from "node:util";
+import { z } from "zod";
+import type { Scenario } from "../kit/scenario.ts";
+
+type WithParams = Pick<Scenario, "params">;
+
+export interface ParamsProblem {
+  // Where in the parameters (empty for the whole object), and what is wrong there.
+  path: PropertyKey[];
+  message: string;
+}
+
+export type ParsedParams = { ok: true; params: Record<string, unknown> } | { ok: false; problems: ParamsProblem[]; known: string[] };
+
+// The names a scenario's schema accepts, for messages that say what is allowed.
+export function paramNames(scenario: WithParams): string[] {
+  return scenario.params instanceof z.ZodObject ? Object.keys(scenario.params.shape) : [];
+}
+
+// Through the scenario's schema: strings such as "1000" from --param become the values the scenario reads.
+export function parseParams(scenario: WithParams, raw: Record<string, unknown>): ParsedParams {
+  const parsed = scenario.params.safeParse(raw);
+  if (parsed.success) return { ok: true, params: parsed.data as Record<string, unknown> };
+  const problems = parsed.error.issues.map((issue) =>
+    issue.code === "unrecognized_keys" ? { path: [...issue.path, issue.keys[0]!], message: "unrecognized key" } : { path: [...issue.path], message: issue.message },
+  );
+  return { ok: false, problems, known: paramNames(scenario) };
+}
+
+// Every parameter at its default.
+export function defaultParams(scenario: WithParams): Record<string, unknown> {
+  return scenario.params.parse({}) as Record<string, unknown>;
+}
+
+// Parameters compared as the scenario reads them: "1000" and 1000, or an omitted default and the default written
+// out, are the same question. A side the schema refuses matches nothing.
+export function sameParams(scenario: WithParams, a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const left = scenario.params.safeParse(a);
+  const right = scenario.params.safeParse(b);
+  return left.success && right.success && isDeepStrictEqual(left.data, right.data);
+}
+
+// The parameters that differ from the defaults: the ones a person set, as a config or a command line names them.
+export function givenParams(scenario: WithParams | undefined, params: Record<string, unknown>): Record<string, unknown> {
+  if (!scenario) return params;
+  const defaults = scenario.params.safeParse({});
+  if (!defaults.success) return params;
+  return Object.fromEntries(Object.entries(params).filter(([key, value]) => !isDeepStrictEqual((defaults.data as Record<string, unknown>)[key], value)));
+}
