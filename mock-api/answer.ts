@@ -5,7 +5,7 @@ import { clockNow } from "../core/time.ts";
 import { classifyRequest, pickReply } from "./classify.ts";
 import { checkConformance, type ConformanceViolation } from "./conformance.ts";
 import type { RequestEntry } from "./log-entry.ts";
-import { messagesRequestSchema, toolNamesOf } from "./messages-request.ts";
+import { carriesBlock, messagesRequestSchema, toolNamesOf } from "./messages-request.ts";
 import { renderMessage, stopReasonOf, summariseContent } from "./reply-message.ts";
 import type { BodyStep } from "./response-body.ts";
 import type { Fault, MockScript } from "./script.ts";
@@ -131,7 +131,10 @@ export function answerMessages(script: MockScript, received: Received, context: 
   const { stream, step } = classifyRequest(script, request, received.path);
   const picked = pickReply(script, { stream, step });
   const attempt = context.attempt?.(stream, step) ?? 1;
-  const spared = (picked.faultTimes !== undefined && attempt > picked.faultTimes) || (picked.faultModel !== undefined && !request.model.includes(picked.faultModel));
+  const spared =
+    (picked.faultTimes !== undefined && attempt > picked.faultTimes) ||
+    (picked.faultModel !== undefined && !request.model.includes(picked.faultModel)) ||
+    (picked.faultCarrying !== undefined && !carriesBlock(request, picked.faultCarrying));
   const reply = spared ? { ...picked, fault: undefined } : picked;
   const streaming = request.stream === true;
   const classification = { stream, step, messageCount: request.messages.length, streaming };

@@ -22,6 +22,9 @@ const thinkingBlock = z.strictObject({
   type: z.literal("thinking"),
   thinking: z.string(),
   signature: z.string().min(1).default("mock-signature"),
+  // Served with the mock's signature of the text instead (thinking-signature.ts), which the conformance check
+  // verifies when the block comes back, as the real API does.
+  signed: z.boolean().default(false),
 });
 
 export const contentBlockSchema = z.discriminatedUnion("type", [textBlock, toolUseBlock, thinkingBlock]);
@@ -81,6 +84,9 @@ export const replySchema = z.strictObject({
   faultTimes: z.number().int().min(1).optional(),
   // The fault hits only requests whose `model` contains this text (e.g. the main model, not the fallback one).
   faultModel: z.string().min(1).optional(),
+  // The fault hits only requests that carry a content block of this type anywhere in their messages, tool results'
+  // content included (e.g. "image", "document"); the others get the reply without it.
+  faultCarrying: z.string().min(1).optional(),
 });
 
 // A request belongs to the first stream whose every given condition holds.
