@@ -1,0 +1,62 @@
+// An image the API refused (400 "Could not process image") must not be sent again with every later turn.
+import { bash, conversation, defineScenario, httpError, resultPrinted, send, session, start, stop, text, toolCall, wait, z } from "../kit/index.ts";
+import { blocksOf, finding, notReached, reached, requestsOf, resultsOf } from "../kit/checkers.ts";
+
+const MARKER = "CCREPRO_IMAGE400_7Q";
+// A valid 1×1 PNG: the API's refusal, not the file, is the fault.
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+const WRITE_PNG = `node -e "const f=require('fs'),p=require('path');f.writeFileSync('pic.png',Buffer.from('${PNG}','base64'));console.log(p.resolve('pic.png'))"`;
+const s1 = session("s1");
+
+export default defineScenario({
+  name: "rejected-image-resent",
+  summary: "After the API answers 400 to a request carrying an image, the next turn's request no longer carries that image.",
+  source:
+    "anthropics/claude-code#1747, #25592, #47391: once an image (pasted, or read with the Read tool) got 400 \"Could not process image\", " +
+    "every later message of the session fails with the same 400, because the image stays in the history claude sends.",
+  link: "https://github.com/anthropics/claude-code/issues/25592",
+  params: z.strictObject({}),
+  findings: ["rejected-block-resent"],
+  sessions: [s1],
+  // Turn 1: write a PNG, Read it (its tool result carries an image block). Every request carrying an image gets the
+  // API's 400, every other one an answer.
+  mockScript: () =>
+    conversation({
+      main: {
+        marker: MARKER,
+        replies: [bash(WRITE_PNG, "write a png"), toolCall("Read", { file_path: "{{toolResult:(/\\S*pic\\.png)}}" })],
+        then: httpError(400, { carrying: "image", message: "Could not process image", then: text("ok") }),
+      },
+    }),
+  steps: () => [
+    start(s1, { prompt: `${MARKER} look at the picture` }),
+    wait("the first turn's result", resultPrinted(s1), { timeout: 90_000 }),
+    send(s1, "forget the picture, just say ok"),
+    wait("the second turn's result", resultPrinted(s1, { count: 2 }), { timeout: 90_000 }),
+    stop(s1),
+  ],
+  check(rec) {
+    const main = requestsOf(rec, { stream: "main" });
+    const refused = main.find((r) => r.reply.status === 400 && r.reply.fault !== null && blocksOf(r, "image").length > 0);
+    if (!refused) return { reached: notReached("no request carrying an image was answered 400 (did the Read tool return an image?)"), findings: [] };
+    if (resultsOf(rec, s1).length < 2) return { reached: notReached("the session did not print the second turn's result"), findings: [] };
+    // The second turn's requests: every main request after the refusal that carries the second prompt.
+    const secondTurn = main.filter((r) => r.seq > refused.seq && JSON.stringify(r.messages).includes("forget the picture"));
+    if (secondTurn.length === 0) return { reached: notReached("no request of the second turn was made"), findings: [] };
+    const resent = secondTurn.filter((r) => blocksOf(r, "image").length > 0);
+    const findings = resent.length
+      ? [
+          finding({
+            id: "rejected-block-resent",
+            title: `the image the API refused is sent again with the next turn, and refused again (${resent.length} request(s))`,
+            where: `request #${resent[0]!.seq} ${blocksOf(resent[0]!, "image")[0]!.path}`,
+            detail: resent.map((r) => `#${r.seq}: ${blocksOf(r, "image").length} image block(s), answered ${r.reply.status}`),
+          }),
+        ]
+      : [];
+    const line = (r: (typeof main)[number]) => `#${r.seq} step ${r.entry.step} images ${blocksOf(r, "image").length} → ${r.reply.status}`;
+    return { reached: reached(), findings, notes: [`refused: #${refused.seq} at ${blocksOf(refused, "image")[0]!.path}`, `main: ${main.map(line).join(", ")}`] };
+  },
+  needs: ["stream-json-output"],
+  known: [],
+});
