@@ -5,6 +5,7 @@ import midStreamErrorPartial from "./mid-stream-error-partial.ts";
 import modelFallbackOnOverload from "./model-fallback-on-overload.ts";
 import nonstreamingFallbackReplay from "./nonstreaming-fallback-replay.ts";
 import rejectedImageResent from "./rejected-image-resent.ts";
+import thinkingChangedOnReplay from "./thinking-changed-on-replay.ts";
 import backgroundMidTurn from "./background-mid-turn.ts";
 import compactResume from "./compact-resume.ts";
 import continueLatest from "./continue-latest.ts";
@@ -42,6 +43,7 @@ export const SCENARIOS: Scenario[] = [
   modelFallbackOnOverload,
   nonstreamingFallbackReplay,
   rejectedImageResent,
+  thinkingChangedOnReplay,
 ] as Scenario[];
 
 export function findScenario(name: string): Scenario | undefined {
