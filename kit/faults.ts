@@ -60,12 +60,15 @@ export const midStreamError = (reply: ReplyInput, options: FaultScope & { afterB
   faulty({ kind: "mid-stream-error", afterBlocks: options.afterBlocks, errorType: options.errorType, message: options.message }, reply, options);
 
 /**
- * Send nothing more (until the client gives up, or for `ms` and then the rest of `reply`).
+ * Send nothing more (until the client gives up, or for `ms` and then the rest of `reply`): right after message_start,
+ * before the headers, or, streamed, after `afterEvents` SSE events (message_start and its ping are the first two;
+ * then each block's start, its deltas and its stop), e.g. inside a thinking block before its signature.
  *
  * @example stall(text("late"), { ms: 5000, at: "after-message-start" })
+ * @example stall(thinking("plan", text("done"), { chunks: 2 }), { afterEvents: 5, times: 1 })
  */
-export const stall = (reply: ReplyInput, options: FaultScope & { ms?: number; at?: "after-message-start" | "before-headers" } = {}) =>
-  faulty({ kind: "stall", ms: options.ms, at: options.at }, reply, options);
+export const stall = (reply: ReplyInput, options: FaultScope & { ms?: number; at?: "after-message-start" | "before-headers"; afterEvents?: number } = {}) =>
+  faulty({ kind: "stall", ms: options.ms, at: options.at, afterEvents: options.afterEvents }, reply, options);
 
 /**
  * Close the connection abruptly after `afterEvents` SSE events (0: before any byte of the body), or, with

@@ -96,7 +96,7 @@ function describeFault(fault: Fault | undefined): string | null {
     case "mid-stream-error":
       return `mid-stream-error after ${fault.afterBlocks} blocks`;
     case "stall":
-      return `stall${fault.ms === undefined ? "" : ` ${fault.ms} ms`}${fault.at === "before-headers" ? " before headers" : ""}`;
+      return `stall${fault.ms === undefined ? "" : ` ${fault.ms} ms`}${fault.at === "before-headers" ? " before headers" : fault.afterEvents === undefined ? "" : ` after ${fault.afterEvents} events`}`;
     case "drop":
       return fault.afterBlocks === undefined ? `drop after ${fault.afterEvents} events` : `drop after ${fault.afterBlocks} blocks`;
   }

@@ -1,63 +1,97 @@
-// The thinking blocks the API signed must come back byte-identical, in the tool loop and after a kill and `--resume`.
-import { bash, conversation, defineScenario, resultPrinted, resume, session, start, stop, text, thinking, wait, z } from "../kit/index.ts";
+// The thinking blocks the API signed must come back byte-identical: in the tool loop, after a kill and `--resume`, and
+// after an interrupt in the middle of a thinking block.
+import { bash, choice, conversation, defineScenario, interrupt, pause, resultPrinted, resume, send, session, stall, start, stop, text, thinking, wait, z } from "../kit/index.ts";
 import { blocksOf, finding, notReached, reached, requestsOf, resultsOf, type RequestView } from "../kit/checkers.ts";
 
 const MARKER = "CCREPRO_THINKSIG_2M";
 // Three signed replies: thinking, text and a tool call; thinking and a second tool call; thinking and the answer.
 const THOUGHTS = ["I should run the first command.\nThen look at its output.", "The first one ran. Now the second.", "Both ran. I can answer."];
+// Streamed in several thinking_delta events each, as the API streams thinking.
+const CHUNKS = 5;
+const SIGNED = { signed: true, chunks: CHUNKS };
+// message_start, ping, the thinking block's start and its deltas: the stall leaves the block without its signature.
+const MID_THINKING = 3 + CHUNKS;
 const s1 = session("s1");
 const s2 = session("s2");
+const params = z.strictObject({
+  // kill-resume: the turn runs its tool loop, the process is killed, and `--resume` asks again. interrupt: the first
+  // reply stalls inside its thinking block (before the signature) and the session is interrupted, then asked again.
+  how: choice(["kill-resume", "interrupt"], { default: "kill-resume" }),
+  // The --model of every session ("default": the release's own), since releases treat thinking per model.
+  model: z.string().min(1).default("default"),
+});
+type Params = z.output<typeof params>;
+const modelArgs = (model: string) => (model === "default" ? [] : ["--model", model]);
 
-// What a request sends back of the thinking the mock served, by the served text it was signed for.
-const sentBack = (r: RequestView) => blocksOf(r, "thinking").filter((b) => String(b.block.signature ?? "").startsWith("ccrepro-signed."));
-const changed = (r: RequestView) => r.entry.conformance.filter((v) => v.rule === "thinking-signature-invalid");
+// The rules the API checks thinking against when it comes back: the text and signature served, and a signature at all.
+const THINKING_RULES = new Set(["thinking-signature-invalid", "thinking-signature-missing"]);
+const changed = (r: RequestView) => r.entry.conformance.filter((v) => THINKING_RULES.has(v.rule));
+const sentBack = (r: RequestView) => blocksOf(r, "thinking");
+
+const first = thinking(THOUGHTS[0]!, { content: [{ type: "text", text: "Running it." }, { type: "tool_use", name: "Bash", input: { command: "echo one", description: "first" } }] }, SIGNED);
 
 export default defineScenario({
   name: "thinking-changed-on-replay",
-  summary: "Signed thinking blocks are sent back exactly as served, in the tool loop and after a kill and `--resume`.",
+  summary: "Signed thinking blocks are sent back exactly as served: in the tool loop, after a kill and `--resume`, after an interrupt mid-thinking.",
   source:
     "anthropics/claude-code#63357, #63246, #21289, #19460, #13648: a request sends back a thinking block whose text or signature " +
-    "changed (empty thinking with the signature kept, a rebuilt history), so the API answers 400 \"Invalid `signature` in `thinking` " +
-    "block\" or \"thinking blocks in the latest assistant message cannot be modified\", and every later turn fails the same way.",
+    "changed (empty thinking with the signature kept, a rebuilt history, a half-streamed block), so the API answers 400 \"Invalid " +
+    "`signature` in `thinking` block\" or \"thinking blocks in the latest assistant message cannot be modified\", and every later turn fails.",
   link: "https://github.com/anthropics/claude-code/issues/63357",
-  params: z.strictObject({}),
+  params,
   findings: ["thinking-changed-on-replay"],
   sessions: [s1, s2],
-  mockScript: () =>
+  mockScript: (p: Params) =>
     conversation({
       main: {
         marker: MARKER,
         replies: [
-          thinking(THOUGHTS[0]!, { content: [{ type: "text", text: "Running it." }, { type: "tool_use", name: "Bash", input: { command: "echo one", description: "first" } }] }, { signed: true }),
-          thinking(THOUGHTS[1]!, bash("echo two", "second"), { signed: true }),
-          thinking(THOUGHTS[2]!, text("both ran"), { signed: true }),
+          p.how === "interrupt" ? stall(first, { afterEvents: MID_THINKING, times: 1 }) : first,
+          thinking(THOUGHTS[1]!, bash("echo two", "second"), SIGNED),
+          thinking(THOUGHTS[2]!, text("both ran"), SIGNED),
         ],
         then: text("ok"),
       },
     }),
-  steps: () => [
-    start(s1, { prompt: `${MARKER} run the two commands` }),
-    wait("the first turn's result", resultPrinted(s1), { timeout: 90_000 }),
-    stop(s1, { how: "sigkill" }),
-    resume(s2, { from: s1, prompt: "and now say ok" }),
-    wait("the resumed turn's result", resultPrinted(s2), { timeout: 90_000 }),
-    stop(s2),
-  ],
-  check(rec) {
+  steps: (p: Params) =>
+    p.how === "kill-resume"
+      ? [
+          start(s1, { prompt: `${MARKER} run the two commands`, args: modelArgs(p.model) }),
+          wait("the first turn's result", resultPrinted(s1), { timeout: 90_000 }),
+          stop(s1, { how: "sigkill" }),
+          resume(s2, { from: s1, prompt: "and now say ok", args: modelArgs(p.model) }),
+          wait("the resumed turn's result", resultPrinted(s2), { timeout: 90_000 }),
+          stop(s2),
+        ]
+      : [
+          start(s1, { prompt: `${MARKER} run the two commands`, args: modelArgs(p.model) }),
+          wait("the first reply started", (rec) => requestsOf(rec, { stream: "main" }).some((r) => r.reply.fault !== null), { timeout: 60_000 }),
+          pause("the thinking deltas arrive", 1500),
+          interrupt(s1),
+          wait("the interrupted turn settled", resultPrinted(s1), { timeout: 30_000 }),
+          send(s1, "go on and run them"),
+          wait("the next turn's result", resultPrinted(s1, { count: 2 }), { timeout: 90_000 }),
+          stop(s1),
+        ],
+  check(rec, p) {
     const main = requestsOf(rec, { stream: "main" });
-    const carrying = main.filter((r) => sentBack(r).length > 0);
-    if (carrying.length === 0) return { reached: notReached("no request sent back a thinking block the mock served"), findings: [] };
-    if (resultsOf(rec, s2).length === 0) return { reached: notReached("the resumed session printed no result"), findings: [] };
-    const resumed = main.filter((r) => r.session === "s2");
-    if (resumed.length === 0) return { reached: notReached("the resumed session made no request"), findings: [] };
+    const stalled = main.find((r) => r.reply.fault !== null);
+    if (p.how === "interrupt") {
+      if (!stalled) return { reached: notReached("no reply stalled inside its thinking block"), findings: [] };
+      if (!main.some((r) => r.seq > stalled.seq && r.session === "s1")) return { reached: notReached("no request followed the interrupt"), findings: [] };
+    } else {
+      if (!main.some((r) => sentBack(r).length > 0)) return { reached: notReached("no request sent back a thinking block the mock served"), findings: [] };
+      if (resultsOf(rec, s2).length === 0 || !main.some((r) => r.session === "s2")) return { reached: notReached("the resumed session made no request or printed no result"), findings: [] };
+    }
     const bad = main.filter((r) => changed(r).length > 0);
+    const at = (r: RequestView) => (r.session === "s2" ? "after the resume" : stalled && r.seq > stalled.seq && p.how === "interrupt" ? "after the interrupt" : "in the tool loop");
     const findings = bad.length
       ? [
           finding({
             id: "thinking-changed-on-replay",
-            title: `${bad[0]!.session === "s2" ? "after the resume" : "in the tool loop"}, a thinking block came back changed: the API would answer 400 "${changed(bad[0]!)[0]!.message}"`,
+            title: `${at(bad[0]!)}, a thinking block came back changed: the API would answer 400 "${changed(bad[0]!)[0]!.message}"`,
             where: `request #${bad[0]!.seq} ${changed(bad[0]!)[0]!.path}`,
-            detail: bad.map((r) => `#${r.seq} (${r.session ?? "?"}): ${changed(r).map((v) => `${v.path} "${String(blocksOf(r, "thinking").find((b) => b.path === v.path)?.block.thinking ?? "").slice(0, 60)}"`).join(", ")}`),
+            detail: bad.map((r) => `#${r.seq} (${r.session ?? "?"}): ${changed(r).map((v) => `${v.rule} at ${v.path}`).join(", ")}`),
           }),
         ]
       : [];
