@@ -1,6 +1,6 @@
 // The thinking blocks the API signed must come back byte-identical: in the tool loop, after a kill and `--resume`, and
 // after an interrupt in the middle of a thinking block.
-import { bash, choice, conversation, defineScenario, interrupt, pause, resultPrinted, resume, send, session, stall, start, stop, text, thinking, wait, z } from "../kit/index.ts";
+import { bash, choice, conversation, defineScenario, interrupt, midStreamError, pause, resultPrinted, resume, send, session, stall, start, stop, text, thinking, wait, z } from "../kit/index.ts";
 import { blocksOf, finding, notReached, reached, requestsOf, resultsOf, type RequestView } from "../kit/checkers.ts";
 
 const MARKER = "CCREPRO_THINKSIG_2M";
@@ -16,7 +16,9 @@ const s2 = session("s2");
 const params = z.strictObject({
   // kill-resume: the turn runs its tool loop, the process is killed, and `--resume` asks again. interrupt: the first
   // reply stalls inside its thinking block (before the signature) and the session is interrupted, then asked again.
-  how: choice(["kill-resume", "interrupt"], { default: "kill-resume" }),
+  // error-after-thinking: the first reply's stream ends in an overloaded error event right after its whole thinking
+  // block, once; the turn goes on however the release recovers (kept partial, retry, non-streaming fallback).
+  how: choice(["kill-resume", "interrupt", "error-after-thinking"], { default: "kill-resume" }),
   // The --model of every session ("default": the release's own), since releases treat thinking per model.
   model: z.string().min(1).default("default"),
 });
@@ -46,7 +48,11 @@ export default defineScenario({
       main: {
         marker: MARKER,
         replies: [
-          p.how === "interrupt" ? stall(first, { afterEvents: MID_THINKING, times: 1 }) : first,
+          p.how === "interrupt"
+            ? stall(first, { afterEvents: MID_THINKING, times: 1 })
+            : p.how === "error-after-thinking"
+              ? midStreamError(first, { afterBlocks: 1, times: 1 })
+              : first,
           thinking(THOUGHTS[1]!, bash("echo two", "second"), SIGNED),
           thinking(THOUGHTS[2]!, text("both ran"), SIGNED),
         ],
@@ -54,7 +60,15 @@ export default defineScenario({
       },
     }),
   steps: (p: Params) =>
-    p.how === "kill-resume"
+    p.how === "error-after-thinking"
+      ? [
+          start(s1, { prompt: `${MARKER} run the two commands`, args: modelArgs(p.model) }),
+          wait("the turn's result", resultPrinted(s1), { timeout: 90_000 }),
+          send(s1, "and now say ok"),
+          wait("the next turn's result", resultPrinted(s1, { count: 2 }), { timeout: 90_000 }),
+          stop(s1),
+        ]
+      : p.how === "kill-resume"
       ? [
           start(s1, { prompt: `${MARKER} run the two commands`, args: modelArgs(p.model) }),
           wait("the first turn's result", resultPrinted(s1), { timeout: 90_000 }),
@@ -76,15 +90,15 @@ export default defineScenario({
   check(rec, p) {
     const main = requestsOf(rec, { stream: "main" });
     const stalled = main.find((r) => r.reply.fault !== null);
-    if (p.how === "interrupt") {
-      if (!stalled) return { reached: notReached("no reply stalled inside its thinking block"), findings: [] };
-      if (!main.some((r) => r.seq > stalled.seq && r.session === "s1")) return { reached: notReached("no request followed the interrupt"), findings: [] };
+    if (p.how !== "kill-resume") {
+      if (!stalled) return { reached: notReached(p.how === "interrupt" ? "no reply stalled inside its thinking block" : "no stream ended in an error after its thinking block"), findings: [] };
+      if (!main.some((r) => r.seq > stalled.seq && r.session === "s1")) return { reached: notReached(`no request followed the ${p.how === "interrupt" ? "interrupt" : "error"}`), findings: [] };
     } else {
       if (!main.some((r) => sentBack(r).length > 0)) return { reached: notReached("no request sent back a thinking block the mock served"), findings: [] };
       if (resultsOf(rec, s2).length === 0 || !main.some((r) => r.session === "s2")) return { reached: notReached("the resumed session made no request or printed no result"), findings: [] };
     }
     const bad = main.filter((r) => changed(r).length > 0);
-    const at = (r: RequestView) => (r.session === "s2" ? "after the resume" : stalled && r.seq > stalled.seq && p.how === "interrupt" ? "after the interrupt" : "in the tool loop");
+    const at = (r: RequestView) => (r.session === "s2" ? "after the resume" : stalled && r.seq > stalled.seq ? `after the ${p.how === "interrupt" ? "interrupt" : "error"}` : "in the tool loop");
     const findings = bad.length
       ? [
           finding({
