@@ -1,5 +1,5 @@
 // An image the API refused (400 "Could not process image") must not be sent again with every later turn.
-import { bash, conversation, defineScenario, httpError, resultPrinted, send, session, start, stop, text, toolCall, wait, z } from "../kit/index.ts";
+import { bash, choice, conversation, defineScenario, httpError, resultPrinted, send, session, start, stop, text, toolCall, wait, z } from "../kit/index.ts";
 import { blocksOf, finding, notReached, reached, requestsOf, resultsOf } from "../kit/checkers.ts";
 
 const MARKER = "CCREPRO_IMAGE400_7Q";
@@ -7,6 +7,11 @@ const MARKER = "CCREPRO_IMAGE400_7Q";
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 const WRITE_PNG = `node -e "const f=require('fs'),p=require('path');f.writeFileSync('pic.png',Buffer.from('${PNG}','base64'));console.log(p.resolve('pic.png'))"`;
 const s1 = session("s1");
+// A stream-json user line whose message carries the image beside the prompt.
+const pasted = {
+  type: "user",
+  message: { role: "user", content: [{ type: "text", text: `${MARKER} look at the picture` }, { type: "image", source: { type: "base64", media_type: "image/png", data: PNG } }] },
+};
 
 export default defineScenario({
   name: "rejected-image-resent",
@@ -15,21 +20,25 @@ export default defineScenario({
     "anthropics/claude-code#1747, #25592, #47391: once an image (pasted, or read with the Read tool) got 400 \"Could not process image\", " +
     "every later message of the session fails with the same 400, because the image stays in the history claude sends.",
   link: "https://github.com/anthropics/claude-code/issues/25592",
-  params: z.strictObject({}),
+  params: z.strictObject({
+    // read: claude writes a PNG and reads it with the Read tool (the image is in a tool result). prompt: the user's
+    // first message carries the image itself, as a pasted screenshot does.
+    via: choice(["read", "prompt"], { default: "read" }),
+  }),
   findings: ["rejected-block-resent"],
   sessions: [s1],
   // Turn 1: write a PNG, Read it (its tool result carries an image block). Every request carrying an image gets the
   // API's 400, every other one an answer.
-  mockScript: () =>
+  mockScript: (p) =>
     conversation({
       main: {
         marker: MARKER,
-        replies: [bash(WRITE_PNG, "write a png"), toolCall("Read", { file_path: "{{toolResult:(/\\S*pic\\.png)}}" })],
+        replies: p.via === "read" ? [bash(WRITE_PNG, "write a png"), toolCall("Read", { file_path: "{{toolResult:(/\\S*pic\\.png)}}" })] : [],
         then: httpError(400, { carrying: "image", message: "Could not process image", then: text("ok") }),
       },
     }),
-  steps: () => [
-    start(s1, { prompt: `${MARKER} look at the picture` }),
+  steps: (p) => [
+    p.via === "read" ? start(s1, { prompt: `${MARKER} look at the picture` }) : [start(s1), send(s1, { json: pasted })],
     wait("the first turn's result", resultPrinted(s1), { timeout: 90_000 }),
     send(s1, "forget the picture, just say ok"),
     wait("the second turn's result", resultPrinted(s1, { count: 2 }), { timeout: 90_000 }),
@@ -58,5 +67,10 @@ export default defineScenario({
     return { reached: reached(), findings, notes: [`refused: #${refused.seq} at ${blocksOf(refused, "image")[0]!.path}`, `main: ${main.map(line).join(", ")}`] };
   },
   needs: ["stream-json-output"],
-  known: [],
+  // Measured 2026-12-02: node bin/ccrepro.mjs bisect rejected-image-resent --old 2.1.112 --new 2.1.332, then
+  // run … --claude 2.1.141|2.1.142 --repeat 5 (docs/scenarios/rejected-image-resent.md).
+  known: [
+    { versions: "<=2.1.141", verdict: "RED", finding: "rejected-block-resent", note: "the refused image stays in the history: the next turn's request carries it and is refused again (1.0.128, 2.0.72, 2.1.112, 2.1.141 5/5)" },
+    { versions: ">=2.1.142", verdict: "GREEN", note: "after the 400 claude asks again at once without the image (the tool result keeps its text), and the next turn carries none (2.1.142 5/5, 2.1.144, 2.1.147, 2.1.154, 2.1.168, 2.1.223, 2.1.332)" },
+  ],
 });
