@@ -67,10 +67,13 @@ export default defineScenario({
     return { reached: reached(), findings, notes: [`refused: #${refused.seq} at ${blocksOf(refused, "image")[0]!.path}`, `main: ${main.map(line).join(", ")}`] };
   },
   needs: ["stream-json-output"],
-  // Measured 2026-12-02: node bin/ccrepro.mjs bisect rejected-image-resent --old 2.1.112 --new 2.1.332, then
-  // run … --claude 2.1.141|2.1.142 --repeat 5 (docs/scenarios/rejected-image-resent.md).
+  // Measured 2026-12-02: node bin/ccrepro.mjs bisect rejected-image-resent [--param via=prompt] --old A --new B, then
+  // run … --claude V --repeat 5 on each side of each boundary (docs/scenarios/rejected-image-resent.md).
   known: [
-    { versions: "<=2.1.141", verdict: "RED", finding: "rejected-block-resent", note: "the refused image stays in the history: the next turn's request carries it and is refused again (1.0.128, 2.0.72, 2.1.112, 2.1.141 5/5)" },
-    { versions: ">=2.1.142", verdict: "GREEN", note: "after the 400 claude asks again at once without the image (the tool result keeps its text), and the next turn carries none (2.1.142 5/5, 2.1.144, 2.1.147, 2.1.154, 2.1.168, 2.1.223, 2.1.332)" },
+    { versions: "<=2.1.141", verdict: "RED", finding: "rejected-block-resent", note: "the refused image stays in the history: the next turn's request carries it and is refused again (1.0.128, 2.0.72, 2.1.112, 2.1.113, 2.1.141 5/5)" },
+    { versions: ">=2.1.142", verdict: "GREEN", note: "after the 400 claude asks again at once with the image replaced by \"[Image removed: the API could not process this image …]\", and the next turn carries none (2.1.142 5/5, 2.1.144, 2.1.147, 2.1.154, 2.1.168, 2.1.223, 2.1.332)" },
+    { versions: "<=2.1.141", params: { via: "prompt" }, verdict: "RED", finding: "rejected-block-resent", note: "every request of every turn carries the image and is refused (1.0.128, 2.1.112)" },
+    { versions: ">=2.1.142 <=2.1.165", params: { via: "prompt" }, verdict: "RED", finding: "rejected-block-resent", note: "the refused request is asked again without the image, but the next turn's first request carries it again and is refused again (2.1.142, 2.1.165 5/5)" },
+    { versions: ">=2.1.166", params: { via: "prompt" }, verdict: "GREEN", note: "the image is gone from the next turn too (2.1.166 5/5, 2.1.167, 2.1.170, 2.1.176, 2.1.191, 2.1.236, 2.1.332)" },
   ],
 });
