@@ -113,5 +113,11 @@ export default defineScenario({
     return { reached: reached(), findings, notes: [`thinking sent back: ${main.map(line).join("; ")}`] };
   },
   needs: ["stream-json-output"],
-  known: [],
+  // Measured 2026-12-02: node bin/ccrepro.mjs run thinking-changed-on-replay --claude V [--param how=H]
+  // (docs/scenarios/thinking-changed-on-replay.md). Not reproduced on any release: a GREEN guard.
+  known: [
+    { versions: ">=1.0.128", verdict: "GREEN", note: "every thinking block sent back as served, in the tool loop and after the resume (1.0.128, 2.0.60, 2.0.64, 2.0.69, 2.1.12, 2.1.20, 2.1.113, 2.1.152–2.1.154, 2.1.332); 2.1.113 and 2.1.152/2.1.154 sometimes resume with fewer blocks, none changed" },
+    { versions: ">=2.0.60", params: { how: "interrupt" }, verdict: "GREEN", note: "the half-streamed thinking block is dropped, not sent back unsigned (2.0.60, 2.0.69, 2.1.12, 2.1.20, 2.1.112, 2.1.154, 2.1.332)" },
+    { versions: ">=2.0.69", params: { how: "error-after-thinking" }, verdict: "GREEN", note: "the thinking block before the error is dropped or asked again; none sent back changed (2.0.69, 2.1.20, 2.1.153, 2.1.154, 2.1.246, 2.1.332)" },
+  ],
 });
