@@ -6,6 +6,7 @@ import modelFallbackOnOverload from "./model-fallback-on-overload.ts";
 import nonstreamingFallbackReplay from "./nonstreaming-fallback-replay.ts";
 import rejectedImageResent from "./rejected-image-resent.ts";
 import thinkingChangedOnReplay from "./thinking-changed-on-replay.ts";
+import unparseableRequestBody from "./unparseable-request-body.ts";
 import backgroundMidTurn from "./background-mid-turn.ts";
 import compactResume from "./compact-resume.ts";
 import continueLatest from "./continue-latest.ts";
@@ -44,6 +45,7 @@ export const SCENARIOS: Scenario[] = [
   nonstreamingFallbackReplay,
   rejectedImageResent,
   thinkingChangedOnReplay,
+  unparseableRequestBody,
 ] as Scenario[];
 
 export function findScenario(name: string): Scenario | undefined {
