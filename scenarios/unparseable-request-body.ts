@@ -14,6 +14,11 @@ const params = z.strictObject({
 });
 type Params = z.output<typeof params>;
 
+// The body's text just before the position the API's message names ("… (char N)"), where the bad escape sits.
+const around = (r: RequestView) => {
+  const char = Number(/\(char (\d+)\)/.exec(r.entry.reply.summary)?.[1] ?? 0);
+  return JSON.stringify(r.raw().toString("utf8").slice(Math.max(0, char - 24), char + 8));
+};
 const unparseable = (r: RequestView) => r.reply.status === 400 && r.entry.reply.summary.includes("The request body is not valid JSON");
 
 export default defineScenario({
@@ -54,7 +59,7 @@ export default defineScenario({
             id: "request-body-unparseable",
             title: `claude sent a body the API cannot parse: ${bad[0]!.entry.reply.summary.replace("invalid_request_error: ", "")}`,
             where: `request #${bad[0]!.seq} (${bad[0]!.stream ?? "?"} stream)`,
-            detail: bad.map((r) => `#${r.seq}: ${r.raw().length} bytes, starts ${JSON.stringify(r.raw().subarray(0, 40).toString("utf8"))}`),
+            detail: bad.map((r) => `#${r.seq}: ${r.raw().length} bytes, at the error: ${around(r)}`),
           }),
         ]
       : [];
