@@ -1,6 +1,6 @@
 // The thinking blocks the API signed must come back byte-identical: in the tool loop, after a kill and `--resume`, and
 // after an interrupt in the middle of a thinking block.
-import { bash, choice, conversation, defineScenario, interrupt, midStreamError, pause, resultPrinted, resume, send, session, stall, start, stop, text, thinking, wait, z } from "../kit/index.ts";
+import { bash, choice, conversation, defineScenario, httpError, interrupt, midStreamError, pause, resultPrinted, resume, send, session, stall, start, stop, text, thinking, wait, z } from "../kit/index.ts";
 import { blocksOf, finding, notReached, reached, requestsOf, resultsOf, type RequestView } from "../kit/checkers.ts";
 
 const MARKER = "CCREPRO_THINKSIG_2M";
@@ -18,15 +18,18 @@ const params = z.strictObject({
   // reply stalls inside its thinking block (before the signature) and the session is interrupted, then asked again.
   // error-after-thinking: the first reply's stream ends in an overloaded error event right after its whole thinking
   // block, once; the turn goes on however the release recovers (kept partial, retry, non-streaming fallback).
-  how: choice(["kill-resume", "interrupt", "error-after-thinking"], { default: "kill-resume" }),
+  // fallback: --model claude-opus-4-5 --fallback-model claude-haiku-4-5, and the tool loop's second request is
+  // overloaded (529) for the main model on every try, so the fallback model gets the thinking the main one signed.
+  how: choice(["kill-resume", "interrupt", "error-after-thinking", "fallback"], { default: "kill-resume" }),
   // The --model of every session ("default": the release's own), since releases treat thinking per model.
   model: z.string().min(1).default("default"),
 });
 type Params = z.output<typeof params>;
 const modelArgs = (model: string) => (model === "default" ? [] : ["--model", model]);
 
-// The rules the API checks thinking against when it comes back: the text and signature served, and a signature at all.
-const THINKING_RULES = new Set(["thinking-signature-invalid", "thinking-signature-missing"]);
+// The rules the API checks thinking against when it comes back: the text and signature served, a signature at all,
+// and, in a tool loop, the turn's first assistant message still starting with its thinking.
+const THINKING_RULES = new Set(["thinking-signature-invalid", "thinking-signature-missing", "thinking-dropped-in-tool-loop"]);
 const changed = (r: RequestView) => r.entry.conformance.filter((v) => THINKING_RULES.has(v.rule));
 const sentBack = (r: RequestView) => blocksOf(r, "thinking");
 
@@ -53,16 +56,16 @@ export default defineScenario({
             : p.how === "error-after-thinking"
               ? midStreamError(first, { afterBlocks: 1, times: 1 })
               : first,
-          thinking(THOUGHTS[1]!, bash("echo two", "second"), SIGNED),
+          p.how === "fallback" ? httpError(529, { model: "opus", then: thinking(THOUGHTS[1]!, bash("echo two", "second"), SIGNED) }) : thinking(THOUGHTS[1]!, bash("echo two", "second"), SIGNED),
           thinking(THOUGHTS[2]!, text("both ran"), SIGNED),
         ],
         then: text("ok"),
       },
     }),
   steps: (p: Params) =>
-    p.how === "error-after-thinking"
+    p.how === "error-after-thinking" || p.how === "fallback"
       ? [
-          start(s1, { prompt: `${MARKER} run the two commands`, args: modelArgs(p.model) }),
+          start(s1, { prompt: `${MARKER} run the two commands`, args: p.how === "fallback" ? ["--model", "claude-opus-4-5", "--fallback-model", "claude-haiku-4-5"] : modelArgs(p.model) }),
           wait("the turn's result", resultPrinted(s1), { timeout: 90_000 }),
           send(s1, "and now say ok"),
           wait("the next turn's result", resultPrinted(s1, { count: 2 }), { timeout: 90_000 }),
@@ -91,25 +94,26 @@ export default defineScenario({
     const main = requestsOf(rec, { stream: "main" });
     const stalled = main.find((r) => r.reply.fault !== null);
     if (p.how !== "kill-resume") {
-      if (!stalled) return { reached: notReached(p.how === "interrupt" ? "no reply stalled inside its thinking block" : "no stream ended in an error after its thinking block"), findings: [] };
+      if (!stalled) return { reached: notReached(p.how === "interrupt" ? "no reply stalled inside its thinking block" : p.how === "fallback" ? "no request was answered 529" : "no stream ended in an error after its thinking block"), findings: [] };
       if (!main.some((r) => r.seq > stalled.seq && r.session === "s1")) return { reached: notReached(`no request followed the ${p.how === "interrupt" ? "interrupt" : "error"}`), findings: [] };
     } else {
       if (!main.some((r) => sentBack(r).length > 0)) return { reached: notReached("no request sent back a thinking block the mock served"), findings: [] };
       if (resultsOf(rec, s2).length === 0 || !main.some((r) => r.session === "s2")) return { reached: notReached("the resumed session made no request or printed no result"), findings: [] };
     }
     const bad = main.filter((r) => changed(r).length > 0);
+    if (p.how === "fallback" && !main.some((r) => r.model === "claude-haiku-4-5")) return { reached: notReached("the fallback model was never asked"), findings: [] };
     const at = (r: RequestView) => (r.session === "s2" ? "after the resume" : stalled && r.seq > stalled.seq ? `after the ${p.how === "interrupt" ? "interrupt" : "error"}` : "in the tool loop");
     const findings = bad.length
       ? [
           finding({
             id: "thinking-changed-on-replay",
-            title: `${at(bad[0]!)}, a thinking block came back changed: the API would answer 400 "${changed(bad[0]!)[0]!.message}"`,
+            title: `${at(bad[0]!)}, a thinking block came back changed or was dropped mid tool loop: the API would answer 400 "${changed(bad[0]!)[0]!.message}"`,
             where: `request #${bad[0]!.seq} ${changed(bad[0]!)[0]!.path}`,
             detail: bad.map((r) => `#${r.seq} (${r.session ?? "?"}): ${changed(r).map((v) => `${v.rule} at ${v.path}`).join(", ")}`),
           }),
         ]
       : [];
-    const line = (r: RequestView) => `#${r.seq} ${r.session ?? "?"} step ${r.entry.step}: ${sentBack(r).length} sent back${changed(r).length ? `, ${changed(r).length} changed` : ""}`;
+    const line = (r: RequestView) => `#${r.seq} ${r.session ?? "?"} step ${r.entry.step} ${r.model ?? "?"}${r.reply.fault ? ` (${r.reply.fault})` : ""}: ${sentBack(r).length} sent back${changed(r).length ? `, ${changed(r).length} changed` : ""}`;
     return { reached: reached(), findings, notes: [`thinking sent back: ${main.map(line).join("; ")}`] };
   },
   needs: ["stream-json-output"],
