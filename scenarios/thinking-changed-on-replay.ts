@@ -102,7 +102,7 @@ export default defineScenario({
     }
     const bad = main.filter((r) => changed(r).length > 0);
     if (p.how === "fallback" && !main.some((r) => r.model === "claude-haiku-4-5")) return { reached: notReached("the fallback model was never asked"), findings: [] };
-    const at = (r: RequestView) => (r.session === "s2" ? "after the resume" : stalled && r.seq > stalled.seq ? `after the ${p.how === "interrupt" ? "interrupt" : "error"}` : "in the tool loop");
+    const at = (r: RequestView) => (r.session === "s2" ? "after the resume" : stalled && r.seq > stalled.seq ? `after the ${p.how === "interrupt" ? "interrupt" : p.how === "fallback" ? "switch to the fallback model" : "error"}` : "in the tool loop");
     const findings = bad.length
       ? [
           finding({
@@ -118,10 +118,14 @@ export default defineScenario({
   },
   needs: ["stream-json-output"],
   // Measured 2026-12-02: node bin/ccrepro.mjs run thinking-changed-on-replay --claude V [--param how=H]
-  // (docs/scenarios/thinking-changed-on-replay.md). Not reproduced on any release: a GREEN guard.
+  // (docs/scenarios/thinking-changed-on-replay.md); how=fallback bisected --old 2.1.112 --new 2.1.154, then run …
+  // --claude 2.1.150|2.1.152 --param how=fallback --repeat 5. The other three ways are not reproduced: GREEN guards.
   known: [
     { versions: ">=1.0.128", verdict: "GREEN", note: "every thinking block sent back as served, in the tool loop and after the resume (1.0.128, 2.0.60, 2.0.64, 2.0.69, 2.1.12, 2.1.20, 2.1.113, 2.1.152–2.1.154, 2.1.332); 2.1.113 and 2.1.152/2.1.154 sometimes resume with fewer blocks, none changed" },
     { versions: ">=2.0.60", params: { how: "interrupt" }, verdict: "GREEN", note: "the half-streamed thinking block is dropped, not sent back unsigned (2.0.60, 2.0.69, 2.1.12, 2.1.20, 2.1.112, 2.1.154, 2.1.332)" },
+    { versions: ">=2.1.112 <=2.1.150", params: { how: "fallback" }, verdict: "GREEN", note: "the fallback model gets the main model's thinking blocks as served (2.1.112, 2.1.133, 2.1.144, 2.1.148, 2.1.150 5/5)" },
+    { versions: ">=2.1.152", params: { how: "fallback" }, verdict: "RED", finding: "thinking-changed-on-replay", note: "on the switch to the fallback model the thinking blocks are stripped mid tool loop; the loop's next request starts its turn with text, which the API refuses (2.1.152 5/5, 2.1.154, 2.1.220, 2.1.281, 2.1.332)" },
+    { versions: "2.1.20", params: { how: "fallback" }, verdict: "INCONCLUSIVE", note: "no fallback on this path: the fallback model is never asked" },
     { versions: ">=2.0.69", params: { how: "error-after-thinking" }, verdict: "GREEN", note: "the thinking block before the error is dropped or asked again; none sent back changed (2.0.69, 2.1.20, 2.1.153, 2.1.154, 2.1.246, 2.1.332)" },
   ],
 });
