@@ -1,7 +1,7 @@
-// Views of what claude reports about failed API calls: its `system/api_retry` stdout lines (stream-json, with
-// --verbose), one per retry it schedules, as the retries and fallbacks scenarios read them.
+// Views of what claude reports about failed API calls, and of what it sends after them: its `system/api_retry` stdout
+// lines (stream-json, with --verbose), one per retry it schedules; the content blocks of one type a request carries.
 import type { Recordings } from "../harness/recordings.ts";
-import { sessionOf, type SessionName } from "../checker/views.ts";
+import { sessionOf, type ContentBlock, type RequestView, type SessionName } from "../checker/views.ts";
 
 /** One `{"type":"system","subtype":"api_retry",…}` line: the retry's number, its delay, and the status that caused it. */
 export interface ApiRetryLine {
@@ -37,4 +37,31 @@ export function apiRetriesOf(rec: Recordings, s: SessionName): ApiRetryLine[] {
       },
     ];
   });
+}
+
+/** One content block a request carries: where it sits (a JSONPath into the body) and the block as sent. */
+export interface CarriedBlock {
+  /** The index of the message that carries it. */
+  message: number;
+  /** `$.messages[4].content[0]`, or `$.messages[4].content[0].content[1]` inside a tool_result. */
+  path: string;
+  block: ContentBlock;
+}
+
+/**
+ * The blocks of `type` a request's messages carry, top level and inside tool_result content, in order.
+ *
+ * @example blocksOf(request, "image").length > 0
+ */
+export function blocksOf(request: RequestView, type: string): CarriedBlock[] {
+  const found: CarriedBlock[] = [];
+  const walk = (blocks: unknown, message: number, path: string) => {
+    if (!Array.isArray(blocks)) return;
+    blocks.forEach((block: ContentBlock | null, index) => {
+      if (block?.type === type) found.push({ message, path: `${path}[${index}]`, block });
+      if (block?.type === "tool_result") walk(block.content, message, `${path}[${index}].content`);
+    });
+  };
+  request.messages.forEach((m, index) => walk(m.content, index, `$.messages[${index}].content`));
+  return found;
 }

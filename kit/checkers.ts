@@ -57,7 +57,7 @@ export { systemLinesOf, type SystemLine } from "./system-lines.ts";
 // The transcripts claude wrote, row by row.
 export { conversationRows, transcriptOf, transcriptsOf, type TranscriptRow, type TranscriptView } from "../checker/transcripts.ts";
 // What claude reports about failed API calls.
-export { apiRetriesOf, type ApiRetryLine } from "./api-views.ts";
+export { apiRetriesOf, blocksOf, type ApiRetryLine, type CarriedBlock } from "./api-views.ts";
 
 // What a check returns.
 export { finding, reached, notReached, type CheckFinding } from "./findings.ts";

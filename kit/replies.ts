@@ -37,13 +37,17 @@ export const bash = (command: string, description: string, options: { background
 export const nodeWait = (ms: number) => `node -e "setTimeout(() => {}, ${ms})"`;
 
 /**
- * A thinking block before the reply's other content (text, tool calls).
+ * A thinking block before the reply's other content (text, tool calls). `signed`: the block carries the mock's
+ * signature of its text, and a request that sends it back changed is one the real API rejects (400 "Invalid
+ * `signature` in `thinking` block"), which every run's API conformance findings report. `chunks`: stream the text in
+ * that many thinking_delta events (default 1).
  *
  * @example thinking("plan it", text("done"))
+ * @example thinking("plan it", bash("echo x", "x"), { signed: true })
  */
-export const thinking = (thought: string, then: ReplyInput = { content: [] }): ReplyInput => ({
+export const thinking = (thought: string, then: ReplyInput = { content: [] }, options: { signed?: boolean; chunks?: number } = {}): ReplyInput => ({
   ...then,
-  content: [{ type: "thinking", thinking: thought }, ...(then.content ?? [])],
+  content: [{ type: "thinking", thinking: thought, ...(options.signed ? { signed: true } : {}), ...(options.chunks ? { chunks: options.chunks } : {}) }, ...(then.content ?? [])],
 });
 
 /**

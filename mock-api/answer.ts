@@ -4,8 +4,9 @@ import { anthropicErrorBody, defaultErrorMessage, defaultErrorType, MAX_REQUEST_
 import { clockNow } from "../core/time.ts";
 import { classifyRequest, pickReply } from "./classify.ts";
 import { checkConformance, type ConformanceViolation } from "./conformance.ts";
+import { readJsonBody } from "./json-body.ts";
 import type { RequestEntry } from "./log-entry.ts";
-import { messagesRequestSchema, toolNamesOf } from "./messages-request.ts";
+import { carriesBlock, messagesRequestSchema, toolNamesOf } from "./messages-request.ts";
 import { renderMessage, stopReasonOf, summariseContent } from "./reply-message.ts";
 import type { BodyStep } from "./response-body.ts";
 import type { Fault, MockScript } from "./script.ts";
@@ -96,7 +97,7 @@ function describeFault(fault: Fault | undefined): string | null {
     case "mid-stream-error":
       return `mid-stream-error after ${fault.afterBlocks} blocks`;
     case "stall":
-      return `stall${fault.ms === undefined ? "" : ` ${fault.ms} ms`}${fault.at === "before-headers" ? " before headers" : ""}`;
+      return `stall${fault.ms === undefined ? "" : ` ${fault.ms} ms`}${fault.at === "before-headers" ? " before headers" : fault.afterEvents === undefined ? "" : ` after ${fault.afterEvents} events`}`;
     case "drop":
       return fault.afterBlocks === undefined ? `drop after ${fault.afterEvents} events` : `drop after ${fault.afterBlocks} blocks`;
   }
@@ -116,12 +117,9 @@ export function answerMessages(script: MockScript, received: Received, context: 
   if (received.body.byteLength > MAX_REQUEST_BYTES) {
     return errorAnswer(413, "request_too_large", defaultErrorMessage("request_too_large"), {}, received.seq);
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(decoder.decode(received.body));
-  } catch (error) {
-    return errorAnswer(400, "invalid_request_error", `request body is not JSON: ${(error as Error).message}`, {}, received.seq);
-  }
+  const json = readJsonBody(decoder.decode(received.body));
+  if (!json.ok) return errorAnswer(400, "invalid_request_error", json.message, {}, received.seq);
+  const value = json.value;
   const conformance = checkConformance(value);
   const parsed = messagesRequestSchema.safeParse(value);
   if (!parsed.success) {
@@ -131,7 +129,10 @@ export function answerMessages(script: MockScript, received: Received, context: 
   const { stream, step } = classifyRequest(script, request, received.path);
   const picked = pickReply(script, { stream, step });
   const attempt = context.attempt?.(stream, step) ?? 1;
-  const spared = (picked.faultTimes !== undefined && attempt > picked.faultTimes) || (picked.faultModel !== undefined && !request.model.includes(picked.faultModel));
+  const spared =
+    (picked.faultTimes !== undefined && attempt > picked.faultTimes) ||
+    (picked.faultModel !== undefined && !request.model.includes(picked.faultModel)) ||
+    (picked.faultCarrying !== undefined && !carriesBlock(request, picked.faultCarrying));
   const reply = spared ? { ...picked, fault: undefined } : picked;
   const streaming = request.stream === true;
   const classification = { stream, step, messageCount: request.messages.length, streaming };
@@ -205,11 +206,8 @@ export function answerMessages(script: MockScript, received: Received, context: 
 }
 
 export function answerCountTokens(received: Received): Answer {
-  try {
-    JSON.parse(decoder.decode(received.body));
-  } catch (error) {
-    return errorAnswer(400, "invalid_request_error", `request body is not JSON: ${(error as Error).message}`, {}, received.seq);
-  }
+  const json = readJsonBody(decoder.decode(received.body));
+  if (!json.ok) return errorAnswer(400, "invalid_request_error", json.message, {}, received.seq);
   // About four bytes a token: close enough for a client that only budgets with it.
   const inputTokens = Math.max(1, Math.ceil(received.body.byteLength / 4));
   return jsonAnswer(200, { input_tokens: inputTokens }, { kind: "count_tokens", summary: `input_tokens=${inputTokens}` });

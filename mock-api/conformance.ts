@@ -1,6 +1,7 @@
 // Which documented invariants of a Messages API request a body breaks, each with the 400 the real API answers it with.
 // Pure: the mock records the result on every request and, in strict mode, answers the first violation as the API would.
 import { z } from "zod";
+import { isMockSigned, signatureMatches } from "./thinking-signature.ts";
 
 export const conformanceRuleIds = [
   "request-shape",
@@ -9,6 +10,7 @@ export const conformanceRuleIds = [
   "empty-text-block",
   "whitespace-text-block",
   "thinking-signature-missing",
+  "thinking-signature-invalid",
   "duplicate-tool-names",
   "cache-control-limit",
   "tool-use-without-result",
@@ -266,6 +268,24 @@ function thinkingDroppedInToolLoop(request: z.infer<typeof requestSchema>): Conf
   ];
 }
 
+// A thinking block that comes back with its text or signature changed fails the API's signature check, which answers
+// "messages.1.content.0: Invalid `signature` in `thinking` block" (anthropics/claude-code#10627, 2.0.29). Only the
+// mock's own signatures are judged (thinking-signature.ts): a scripted fixed one cannot be told from a changed one.
+function thinkingSignatureInvalid(messages: Message[]): ConformanceViolation[] {
+  return messages.flatMap((message, index) =>
+    blocksOf(message).flatMap((b, contentIndex) =>
+      b.type === "thinking" && typeof b.signature === "string" && isMockSigned(b.signature) && !(typeof b.thinking === "string" && signatureMatches(b.thinking, b.signature))
+        ? [
+            violation("thinking-signature-invalid", `messages.${index}.content.${contentIndex}: Invalid \`signature\` in \`thinking\` block`, {
+              messageIndex: index,
+              path: messagePath(index, contentIndex),
+            }),
+          ]
+        : [],
+    ),
+  );
+}
+
 // Consecutive messages of the same role are not flagged: the API reference for `messages`
 // (https://docs.anthropic.com/en/api/messages) says consecutive user or assistant turns are combined into a single
 // turn. (Quoted from that page as known to the author; the search corpus did not return it.)
@@ -281,6 +301,7 @@ export function checkConformance(body: unknown): ConformanceViolation[] {
   const request = parsed.data;
   return [
     ...thinkingSignatureMissing(request.messages),
+    ...thinkingSignatureInvalid(request.messages),
     ...emptyTextBlocks(request.messages),
     ...firstMessageNotUser(request.messages),
     ...emptyMessageContent(request.messages),

@@ -25,3 +25,11 @@ export function textsOf(value: z.infer<typeof content> | undefined): string[] {
 export function toolNamesOf(request: MessagesRequest): string[] {
   return (request.tools ?? []).flatMap((tool) => (tool.name === undefined ? [] : [tool.name]));
 }
+
+// Whether any message carries a content block of this type, at the top level or inside a tool_result's content.
+export function carriesBlock(request: MessagesRequest, type: string): boolean {
+  const found = (blocks: unknown): boolean =>
+    Array.isArray(blocks) &&
+    blocks.some((block: { type?: unknown; content?: unknown } | null) => block?.type === type || (block?.type === "tool_result" && found(block.content)));
+  return request.messages.some((message) => found(message.content));
+}

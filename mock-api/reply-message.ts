@@ -3,6 +3,7 @@ import type { ContentBlock, Reply } from "./script.ts";
 import { paddedSeq } from "./log-entry.ts";
 import { fillInputTemplates } from "./input-template.ts";
 import { toolNamesOf, type MessagesRequest } from "./messages-request.ts";
+import { signThinking } from "./thinking-signature.ts";
 
 export type ApiContentBlock =
   | { type: "text"; text: string }
@@ -45,7 +46,7 @@ function resolveBlock(block: ContentBlock, index: number, context: MessageContex
     case "text":
       return { type: "text", text: block.text };
     case "thinking":
-      return { type: "thinking", thinking: block.thinking, signature: block.signature };
+      return { type: "thinking", thinking: block.thinking, signature: block.signed ? signThinking(block.thinking) : block.signature };
     case "tool_use":
       return {
         type: "tool_use",

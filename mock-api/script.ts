@@ -22,6 +22,11 @@ const thinkingBlock = z.strictObject({
   type: z.literal("thinking"),
   thinking: z.string(),
   signature: z.string().min(1).default("mock-signature"),
+  // Served with the mock's signature of the text instead (thinking-signature.ts), which the conformance check
+  // verifies when the block comes back, as the real API does.
+  signed: z.boolean().default(false),
+  // Stream the text in this many thinking_delta chunks (the real API streams thinking in many pieces).
+  chunks: z.number().int().min(1).max(1000).default(1),
 });
 
 export const contentBlockSchema = z.discriminatedUnion("type", [textBlock, toolUseBlock, thinkingBlock]);
@@ -56,10 +61,13 @@ export const faultSchema = z.discriminatedUnion("kind", [
   // Send nothing more until the client gives up, or for `ms` and then the rest of the reply (a stream slow enough to
   // trip the client's own timeout). at: after message_start (default; headers are out, no pings meanwhile), or
   // before-headers (the client sees no status line at all).
+  // afterEvents: a streamed reply stalls after this many SSE events instead (e.g. inside a thinking block, between
+  // its thinking deltas and its signature); a reply that is not streamed ignores it.
   z.strictObject({
     kind: z.literal("stall"),
     ms: z.number().int().min(1).max(3_600_000).optional(),
     at: z.enum(["after-message-start", "before-headers"]).default("after-message-start"),
+    afterEvents: z.number().int().min(1).optional(),
   }),
   // Close the connection abruptly after this many SSE events (0: before any byte of the body), or, with afterBlocks,
   // right after that many content blocks were streamed whole (content_block_stop), so no message_delta or
@@ -81,6 +89,9 @@ export const replySchema = z.strictObject({
   faultTimes: z.number().int().min(1).optional(),
   // The fault hits only requests whose `model` contains this text (e.g. the main model, not the fallback one).
   faultModel: z.string().min(1).optional(),
+  // The fault hits only requests that carry a content block of this type anywhere in their messages, tool results'
+  // content included (e.g. "image", "document"); the others get the reply without it.
+  faultCarrying: z.string().min(1).optional(),
 });
 
 // A request belongs to the first stream whose every given condition holds.

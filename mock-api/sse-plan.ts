@@ -30,7 +30,8 @@ export function splitIntoChunks(text: string, count: number): string[] {
   );
 }
 
-function blockEvents(block: ApiContentBlock, index: number, jsonChunks: number): SseEvent[] {
+// `chunks`: how many deltas a tool_use's input JSON or a thinking block's text is streamed in.
+function blockEvents(block: ApiContentBlock, index: number, chunks: number): SseEvent[] {
   const delta = (payload: Record<string, unknown>) => sse({ type: "content_block_delta", index, delta: payload });
   const stop = sse({ type: "content_block_stop", index });
   switch (block.type) {
@@ -43,7 +44,7 @@ function blockEvents(block: ApiContentBlock, index: number, jsonChunks: number):
     case "thinking":
       return [
         sse({ type: "content_block_start", index, content_block: { type: "thinking", thinking: "", signature: "" } }),
-        delta({ type: "thinking_delta", thinking: block.thinking }),
+        ...splitIntoChunks(block.thinking, chunks).map((part) => delta({ type: "thinking_delta", thinking: part })),
         delta({ type: "signature_delta", signature: block.signature }),
         stop,
       ];
@@ -54,7 +55,7 @@ function blockEvents(block: ApiContentBlock, index: number, jsonChunks: number):
           index,
           content_block: { type: "tool_use", id: block.id, name: block.name, input: {} },
         }),
-        ...splitIntoChunks(JSON.stringify(block.input), jsonChunks).map((partial) =>
+        ...splitIntoChunks(JSON.stringify(block.input), chunks).map((partial) =>
           delta({ type: "input_json_delta", partial_json: partial }),
         ),
         stop,
@@ -68,7 +69,7 @@ function scriptedEvents(message: ApiMessage, reply: Reply): SseEvent[] {
   const streamedBlocks = fault?.kind === "mid-stream-error" ? content.slice(0, fault.afterBlocks) : content;
   const blocks = streamedBlocks.flatMap((block, index) => {
     const scripted = reply.content[index];
-    return blockEvents(block, index, scripted?.type === "tool_use" ? scripted.jsonChunks : 1);
+    return blockEvents(block, index, scripted?.type === "tool_use" ? scripted.jsonChunks : scripted?.type === "thinking" ? scripted.chunks : 1);
   });
   // The real API starts with a small output count and reports the cumulative usage in message_delta.
   const start = sse({
@@ -95,9 +96,12 @@ export function ssePlan(message: ApiMessage, reply: Reply): PlanStep[] {
   if (reply.delayMs > 0) events.splice(2, 0, { kind: "wait", ms: reply.delayMs, intervalMs: reply.pingIntervalMs });
   // A stall before the headers is the app's to hold (Answer.delayMs); here the stream then runs as scripted.
   if (fault?.kind === "stall" && fault.at === "after-message-start") {
-    if (fault.ms === undefined) return [events[0]!, { kind: "stall" }];
-    // Silent, right after message_start: a wait whose one interval is the whole wait sends no ping.
-    events.splice(1, 0, { kind: "wait", ms: fault.ms, intervalMs: fault.ms });
+    // Right after message_start, or after `afterEvents` events (counted before any scripted delay).
+    const at = fault.afterEvents ?? 1;
+    if (fault.ms === undefined) return [...events.filter((step) => step.kind === "event").slice(0, at), { kind: "stall" }];
+    // Silent: a wait whose one interval is the whole wait sends no ping.
+    const index = events.findIndex((step, i) => events.slice(0, i).filter((e) => e.kind === "event").length === at);
+    events.splice(index === -1 ? events.length : index, 0, { kind: "wait", ms: fault.ms, intervalMs: fault.ms });
   }
   if (fault?.kind !== "drop") return events;
   if (fault.afterBlocks !== undefined) {

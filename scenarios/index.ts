@@ -4,6 +4,9 @@ import apiRetryAfter from "./api-retry-after.ts";
 import midStreamErrorPartial from "./mid-stream-error-partial.ts";
 import modelFallbackOnOverload from "./model-fallback-on-overload.ts";
 import nonstreamingFallbackReplay from "./nonstreaming-fallback-replay.ts";
+import rejectedImageResent from "./rejected-image-resent.ts";
+import thinkingChangedOnReplay from "./thinking-changed-on-replay.ts";
+import unparseableRequestBody from "./unparseable-request-body.ts";
 import backgroundMidTurn from "./background-mid-turn.ts";
 import compactResume from "./compact-resume.ts";
 import continueLatest from "./continue-latest.ts";
@@ -40,6 +43,9 @@ export const SCENARIOS: Scenario[] = [
   midStreamErrorPartial,
   modelFallbackOnOverload,
   nonstreamingFallbackReplay,
+  rejectedImageResent,
+  thinkingChangedOnReplay,
+  unparseableRequestBody,
 ] as Scenario[];
 
 export function findScenario(name: string): Scenario | undefined {

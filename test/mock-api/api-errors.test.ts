@@ -64,6 +64,19 @@ describe("the mock's errors are the API's", () => {
     expect((await post(request("M go", { model: "claude-sonnet-4" }))).status).toBe(200);
   });
 
+  it("fails only requests that carry a block of the named type, in a tool result's content too", async () => {
+    const { post, log } = setup(conversation({ main: { marker: "M", replies: [httpError(400, { carrying: "image", message: "Could not process image", then: text("ok") })] } }));
+    const image = { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } };
+    const withImage = (content: unknown[]) => request("M go", { messages: [{ role: "user", content: [{ type: "text", text: "M go" }, ...content] }] });
+    const refused = await post(withImage([{ type: "tool_result", tool_use_id: "toolu_1", content: [image] }]));
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: { type: "invalid_request_error", message: "Could not process image" } });
+    expect((await post(withImage([image]))).status).toBe(400);
+    expect((await post(withImage([{ type: "tool_result", tool_use_id: "toolu_1", content: "no image here" }]))).status).toBe(200);
+    expect((await post(request("M go"))).status).toBe(200);
+    expect(log.requests.map((r) => r.reply.fault)).toEqual(["http-error 400", "http-error 400", null, null]);
+  });
+
   it("adds scripted headers", async () => {
     const { post } = setup(conversation({ main: { marker: "M", replies: [httpError(500, { headers: { "x-should-retry": "false" } })] } }));
     expect((await post(request("M go"))).headers.get("x-should-retry")).toBe("false");

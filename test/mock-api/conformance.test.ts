@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkConformance, violationSchema } from "../../mock-api/conformance.ts";
+import { signThinking } from "../../mock-api/thinking-signature.ts";
 
 const fixtures = path.join(import.meta.dirname, "..", "fixtures");
 const recordedBodies = fs
@@ -144,6 +145,20 @@ describe("thinking-signature-missing", () => {
       expect.objectContaining({ rule: "thinking-signature-missing", message: "messages.1.content.0.thinking.signature: Field required", path: "$.messages[1].content[0].signature" }),
     ]);
     expect(rules(request([user("go"), assistant([thinking("sig"), text("a")]), user("next")]))).toEqual([]);
+  });
+});
+
+describe("thinking-signature-invalid", () => {
+  const signed = (thought: string, signature = signThinking(thought)) => ({ type: "thinking", thinking: thought, signature });
+  it("flags a mock-signed thinking block whose text or signature changed, and passes one sent back as served", () => {
+    expect(rules(request([user("go"), assistant([signed("plan"), text("a")]), user("next")]))).toEqual([]);
+    expect(checkConformance(request([user("go"), assistant([signed("plan ", signThinking("plan")), text("a")]), user("next")]))).toEqual([
+      expect.objectContaining({ rule: "thinking-signature-invalid", message: "messages.1.content.0: Invalid `signature` in `thinking` block", path: "$.messages[1].content[0]" }),
+    ]);
+    expect(rules(request([user("go"), assistant([text("a"), signed("plan", signThinking("other"))]), user("next")]))).toEqual(["thinking-signature-invalid"]);
+  });
+  it("leaves a signature the mock did not make alone: a scripted fixed one cannot be told from a changed one", () => {
+    expect(rules(request([user("go"), assistant([signed("plan", "mock-signature"), text("a")]), user("next")]))).toEqual([]);
   });
 });
 

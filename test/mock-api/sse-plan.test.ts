@@ -41,6 +41,13 @@ describe("ssePlan", () => {
     ]);
   });
 
+  it("streams a thinking block's text in its chunks, whose deltas join to the text, then its signature once", () => {
+    const plan = planOf(reply({ content: [{ type: "thinking", thinking: "plan it\nthen do it", signed: true, chunks: 4 }] }));
+    const deltas = plan.flatMap((s) => (s.kind === "event" && s.event.type === "content_block_delta" ? [s.event.data.delta as { type: string; thinking?: string }] : []));
+    expect(deltas.map((d) => d.type)).toEqual(["thinking_delta", "thinking_delta", "thinking_delta", "thinking_delta", "signature_delta"]);
+    expect(deltas.map((d) => d.thinking ?? "").join("")).toBe("plan it\nthen do it");
+  });
+
   it("starts the message empty, with the request's model, and reports stop reason and usage at the end", () => {
     const plan = planOf(reply({ content: [{ type: "tool_use", name: "Bash", input: {} }], usage: { output_tokens: 9 } }));
     const data = plan.flatMap((step) => (step.kind === "event" ? [step.event.data] : []));
@@ -89,6 +96,20 @@ describe("ssePlan", () => {
     // One interval as long as the wait: no ping during the stall.
     expect(plan[1]).toEqual({ kind: "wait", ms: 300, intervalMs: 300 });
     expect(plan[3]).toEqual({ kind: "wait", ms: 50, intervalMs: 10 });
+  });
+
+  it("stalls after the given number of events: inside a thinking block, after its deltas and before its signature", () => {
+    const content = [{ type: "thinking" as const, thinking: "plan it", chunks: 2 }, { type: "text" as const, text: "x" }];
+    expect(shape(planOf(reply({ content, fault: { kind: "stall", afterEvents: 5 } })))).toEqual([
+      "message_start",
+      "ping",
+      "content_block_start",
+      "delta:thinking_delta",
+      "delta:thinking_delta",
+      "stall",
+    ]);
+    const timed = shape(planOf(reply({ content, fault: { kind: "stall", afterEvents: 5, ms: 200 } })));
+    expect(timed.slice(5, 8)).toEqual(["wait", "delta:signature_delta", "content_block_stop"]);
   });
 
   it("leaves a stall before the headers to the app: the stream itself runs as scripted", () => {

@@ -99,3 +99,25 @@ describe("the conformance field of the request log", () => {
     expect(log.requests[0]!.conformance).toEqual([]);
   });
 });
+
+describe("signed thinking", () => {
+  it("serves the mock's signature of the text, and in strict mode answers a block sent back changed with the API's 400", async () => {
+    const { post } = setup({ strict: true, fallback: { content: [{ type: "thinking", thinking: "plan it", signed: true }, { type: "text", text: "ok" }] } });
+    const served = (await (await post({ model: "claude-test", max_tokens: 10, messages: [{ role: "user", content: "go" }] })).json()) as { content: { type: string; signature?: string }[] };
+    const block = served.content[0]!;
+    expect(block.signature).toMatch(/^ccrepro-signed\./);
+    const replay = (thought: string) => ({
+      model: "claude-test",
+      max_tokens: 10,
+      messages: [
+        { role: "user", content: "go" },
+        { role: "assistant", content: [{ ...block, thinking: thought }, { type: "text", text: "ok" }] },
+        { role: "user", content: "next" },
+      ],
+    });
+    expect((await post(replay("plan it"))).status).toBe(200);
+    const refused = await post(replay("plan it, edited"));
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: { type: "invalid_request_error", message: "messages.1.content.0: Invalid `signature` in `thinking` block" } });
+  });
+});

@@ -1,0 +1,79 @@
+// An image the API refused (400 "Could not process image") must not be sent again with every later turn.
+import { bash, choice, conversation, defineScenario, httpError, resultPrinted, send, session, start, stop, text, toolCall, wait, z } from "../kit/index.ts";
+import { blocksOf, finding, notReached, reached, requestsOf, resultsOf } from "../kit/checkers.ts";
+
+const MARKER = "CCREPRO_IMAGE400_7Q";
+// A valid 1×1 PNG: the API's refusal, not the file, is the fault.
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+const WRITE_PNG = `node -e "const f=require('fs'),p=require('path');f.writeFileSync('pic.png',Buffer.from('${PNG}','base64'));console.log(p.resolve('pic.png'))"`;
+const s1 = session("s1");
+// A stream-json user line whose message carries the image beside the prompt.
+const pasted = {
+  type: "user",
+  message: { role: "user", content: [{ type: "text", text: `${MARKER} look at the picture` }, { type: "image", source: { type: "base64", media_type: "image/png", data: PNG } }] },
+};
+
+export default defineScenario({
+  name: "rejected-image-resent",
+  summary: "After the API answers 400 to a request carrying an image, the next turn's request no longer carries that image.",
+  source:
+    "anthropics/claude-code#1747, #25592, #47391: once an image (pasted, or read with the Read tool) got 400 \"Could not process image\", " +
+    "every later message of the session fails with the same 400, because the image stays in the history claude sends.",
+  link: "https://github.com/anthropics/claude-code/issues/25592",
+  params: z.strictObject({
+    // read: claude writes a PNG and reads it with the Read tool (the image is in a tool result). prompt: the user's
+    // first message carries the image itself, as a pasted screenshot does.
+    via: choice(["read", "prompt"], { default: "read" }),
+  }),
+  findings: ["rejected-block-resent"],
+  sessions: [s1],
+  // Turn 1: write a PNG, Read it (its tool result carries an image block). Every request carrying an image gets the
+  // API's 400, every other one an answer.
+  mockScript: (p) =>
+    conversation({
+      main: {
+        marker: MARKER,
+        replies: p.via === "read" ? [bash(WRITE_PNG, "write a png"), toolCall("Read", { file_path: "{{toolResult:(/\\S*pic\\.png)}}" })] : [],
+        then: httpError(400, { carrying: "image", message: "Could not process image", then: text("ok") }),
+      },
+    }),
+  steps: (p) => [
+    p.via === "read" ? start(s1, { prompt: `${MARKER} look at the picture` }) : [start(s1), send(s1, { json: pasted })],
+    wait("the first turn's result", resultPrinted(s1), { timeout: 90_000 }),
+    send(s1, "forget the picture, just say ok"),
+    wait("the second turn's result", resultPrinted(s1, { count: 2 }), { timeout: 90_000 }),
+    stop(s1),
+  ],
+  check(rec) {
+    const main = requestsOf(rec, { stream: "main" });
+    const refused = main.find((r) => r.reply.status === 400 && r.reply.fault !== null && blocksOf(r, "image").length > 0);
+    if (!refused) return { reached: notReached("no request carrying an image was answered 400 (did the Read tool return an image?)"), findings: [] };
+    if (resultsOf(rec, s1).length < 2) return { reached: notReached("the session did not print the second turn's result"), findings: [] };
+    // The second turn's requests: every main request after the refusal that carries the second prompt.
+    const secondTurn = main.filter((r) => r.seq > refused.seq && JSON.stringify(r.messages).includes("forget the picture"));
+    if (secondTurn.length === 0) return { reached: notReached("no request of the second turn was made"), findings: [] };
+    const resent = secondTurn.filter((r) => blocksOf(r, "image").length > 0);
+    const findings = resent.length
+      ? [
+          finding({
+            id: "rejected-block-resent",
+            title: `the image the API refused is sent again with the next turn, and refused again (${resent.length} request(s))`,
+            where: `request #${resent[0]!.seq} ${blocksOf(resent[0]!, "image")[0]!.path}`,
+            detail: resent.map((r) => `#${r.seq}: ${blocksOf(r, "image").length} image block(s), answered ${r.reply.status}`),
+          }),
+        ]
+      : [];
+    const line = (r: (typeof main)[number]) => `#${r.seq} step ${r.entry.step} images ${blocksOf(r, "image").length} → ${r.reply.status}`;
+    return { reached: reached(), findings, notes: [`refused: #${refused.seq} at ${blocksOf(refused, "image")[0]!.path}`, `main: ${main.map(line).join(", ")}`] };
+  },
+  needs: ["stream-json-output"],
+  // Measured 2026-12-02: node bin/ccrepro.mjs bisect rejected-image-resent [--param via=prompt] --old A --new B, then
+  // run … --claude V --repeat 5 on each side of each boundary (docs/scenarios/rejected-image-resent.md).
+  known: [
+    { versions: "<=2.1.141", verdict: "RED", finding: "rejected-block-resent", note: "the refused image stays in the history: the next turn's request carries it and is refused again (1.0.128, 2.0.72, 2.1.112, 2.1.113, 2.1.141 5/5)" },
+    { versions: ">=2.1.142", verdict: "GREEN", note: "after the 400 claude asks again at once with the image replaced by \"[Image removed: the API could not process this image …]\", and the next turn carries none (2.1.142 5/5, 2.1.144, 2.1.147, 2.1.154, 2.1.168, 2.1.223, 2.1.332)" },
+    { versions: "<=2.1.141", params: { via: "prompt" }, verdict: "RED", finding: "rejected-block-resent", note: "every request of every turn carries the image and is refused (1.0.128, 2.1.112)" },
+    { versions: ">=2.1.142 <=2.1.165", params: { via: "prompt" }, verdict: "RED", finding: "rejected-block-resent", note: "the refused request is asked again without the image, but the next turn's first request carries it again and is refused again (2.1.142, 2.1.165 5/5)" },
+    { versions: ">=2.1.166", params: { via: "prompt" }, verdict: "GREEN", note: "the image is gone from the next turn too (2.1.166 5/5, 2.1.167, 2.1.170, 2.1.176, 2.1.191, 2.1.236, 2.1.332)" },
+  ],
+});
