@@ -6,6 +6,7 @@ import modelFallbackOnOverload from "./model-fallback-on-overload.ts";
 import nonstreamingFallbackReplay from "./nonstreaming-fallback-replay.ts";
 import backgroundMidTurn from "./background-mid-turn.ts";
 import compactResume from "./compact-resume.ts";
+import compactTwice from "./compact-twice.ts";
 import continueLatest from "./continue-latest.ts";
 import hookTaskNotificationPrompt from "./hook-task-notification-prompt.ts";
 import interruptMidToolResume from "./interrupt-mid-tool-resume.ts";
@@ -35,6 +36,7 @@ export const SCENARIOS: Scenario[] = [
   resumeHistoryLost,
   resumePointsAtNothing,
   compactResume,
+  compactTwice,
   apiFailureReportedAsSuccess,
   apiRetryAfter,
   midStreamErrorPartial,

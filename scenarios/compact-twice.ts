@@ -1,0 +1,61 @@
+// A second `/compact` in one process must not bring back what the first one summarised.
+import { conversation, count, defineScenario, resultPrinted, send, session, sessionEnded, start, stop, text, wait, z } from "../kit/index.ts";
+import { finding, notReached, reached, requestsOf, transcriptOf } from "../kit/checkers.ts";
+
+const s1 = session("s1");
+const MARKER = "CCREPRO_TWICE_FIRST_6K";
+const SUMMARY = "CCREPRO_TWICE_SUMMARY_6K";
+// The instruction every release's summary request ends with; it routes that request, whatever its history holds.
+const ASKS_SUMMARY = "create a detailed summary of the conversation";
+// Releases from about 2.1.237 keep recent turns through a compaction and refuse one with too few ("Not enough messages").
+const params = z.strictObject({ turns: count({ default: 3, min: 1, max: 10 }) });
+const turn = (label: string, n: number) => `say ${label} ${n}`;
+
+export default defineScenario({
+  name: "compact-twice",
+  summary: "A second `/compact` in one process summarises what came since the first; the rows the first one replaced are not written to the transcript again.",
+  source: "anthropics/claude-code#92089: a second /compact re-appends every row the first one summarised (same uuid, parentUuid, timestamp), so the transcript grows quadratically.",
+  link: "https://github.com/anthropics/claude-code/issues/92089",
+  params,
+  findings: ["rows-reappended", "request-carries-summarised"],
+  sessions: [s1],
+  // The summary requests get the summary; the turns before the first compaction are `main`, those after `compacted`.
+  mockScript: () =>
+    conversation(
+      { summary: { marker: ASKS_SUMMARY, replies: [], then: text(`<summary>${SUMMARY}: the user asked for words; they were given.</summary>`) }, main: { marker: MARKER, replies: [], then: text("a word") }, compacted: { marker: SUMMARY, replies: [], then: text("a word after a compaction") } },
+      { streams: [{ stream: "summary", anyUserContains: ASKS_SUMMARY }, { stream: "compacted", firstUserContains: SUMMARY }, { stream: "main", firstUserContains: MARKER }] },
+    ),
+  steps: ({ turns }) => {
+    const prompts = [...Array.from({ length: turns }, (_, i) => (i === 0 ? `${MARKER} ${turn("first", i)}` : turn("first", i))), "/compact", ...Array.from({ length: turns }, (_, i) => turn("second", i)), "/compact", "say last"];
+    return [
+      start(s1, { prompt: prompts[0] as string }),
+      wait("the first prompt answered", resultPrinted(s1)),
+      prompts.slice(1).map((prompt, i) => [send(s1, prompt), wait(`${prompt} answered`, resultPrinted(s1, { count: i + 2 }))]),
+      stop(s1),
+      wait("session 1 exited", sessionEnded(s1)),
+    ];
+  },
+  check(rec, { turns }) {
+    // The trigger, from the transcript: two compaction boundaries, each followed by the mock's summary.
+    const view = transcriptOf(rec, s1);
+    const rows = view?.rows ?? [];
+    const boundaries = rows.filter((row) => row.type === "system" && row.json?.subtype === "compact_boundary");
+    const summaries = rows.filter((row) => row.type === "user" && row.text.includes(SUMMARY));
+    if (boundaries.length < 2 || summaries.length < 2) return { reached: notReached(`session 1's transcript holds ${boundaries.length} compaction boundaries and ${summaries.length} summaries, not 2 of each (did each /compact compact?)`), findings: [] };
+    const last = requestsOf(rec, { session: s1 }).filter((r) => r.stream === "compacted").at(-1);
+    if (!last || !JSON.stringify(last.messages).includes("say last")) return { reached: notReached("no request after the second compaction carried the last prompt"), findings: [] };
+    // A row whose uuid an earlier row of the file already has was written again, not made new.
+    const first = new Map<string, number>();
+    const copies = rows.filter((row) => row.uuid !== null && (first.has(row.uuid) || (first.set(row.uuid, row.line), false)));
+    const findings = [];
+    if (copies.length > 0)
+      findings.push(finding({ id: "rows-reappended", title: `the transcript holds ${copies.length} row(s) a second time (same uuid) after the second compaction`, where: view?.path ?? "the transcript", detail: copies.slice(0, 12).map((r) => `line ${r.line} repeats line ${first.get(r.uuid as string)}: ${r.type} ${r.uuid}`) }));
+    // What the first compaction replaced must not reach the request after the second.
+    const body = JSON.stringify(last.messages);
+    const stale = Array.from({ length: turns }, (_, i) => turn("first", i)).filter((t) => body.includes(t));
+    if (stale.length > 0) findings.push(finding({ id: "request-carries-summarised", title: `the request after the second compaction carries prompts the first compaction replaced (${stale.join(", ")})`, where: `request #${last.seq}` }));
+    return { reached: reached(), findings, notes: [`transcript: ${rows.length} rows, boundaries at lines ${boundaries.map((b) => b.line).join(" and ")}, ${copies.length} repeated uuid(s)`, `request #${last.seq} after the second compaction: ${last.messages.length} messages`] };
+  },
+  known: [],
+  needs: ["stream-json-input"],
+});
