@@ -17,7 +17,7 @@ export default defineScenario({
   source: "anthropics/claude-code#92089: a second /compact re-appends every row the first one summarised (same uuid, parentUuid, timestamp), so the transcript grows quadratically.",
   link: "https://github.com/anthropics/claude-code/issues/92089",
   params,
-  findings: ["rows-reappended", "request-carries-summarised"],
+  findings: ["rows-reappended", "request-carries-summarised", "later-rows-rewritten"],
   sessions: [s1],
   // The summary requests get the summary; the turns before the first compaction are `main`, those after `compacted`.
   mockScript: () =>
@@ -44,17 +44,24 @@ export default defineScenario({
     if (boundaries.length < 2 || summaries.length < 2) return { reached: notReached(`session 1's transcript holds ${boundaries.length} compaction boundaries and ${summaries.length} summaries, not 2 of each (did each /compact compact?)`), findings: [] };
     const last = requestsOf(rec, { session: s1 }).filter((r) => r.stream === "compacted").at(-1);
     if (!last || !JSON.stringify(last.messages).includes("say last")) return { reached: notReached("no request after the second compaction carried the last prompt"), findings: [] };
-    // A row whose uuid an earlier row of the file already has was written again, not made new.
+    // A row whose uuid an earlier row of the file already has was written again, not made new. The bug is a copy of a
+    // row from before the first boundary (what that compaction summarised); a copy of a later row is reported apart.
     const first = new Map<string, number>();
     const copies = rows.filter((row) => row.uuid !== null && (first.has(row.uuid) || (first.set(row.uuid, row.line), false)));
+    const origin = (r: (typeof rows)[number]) => first.get(r.uuid as string) as number;
+    const summarised = copies.filter((r) => origin(r) < boundaries[0]!.line);
+    const later = copies.filter((r) => origin(r) > boundaries[0]!.line);
+    const listed = (list: typeof rows) => list.slice(0, 12).map((r) => `line ${r.line} repeats line ${origin(r)}: ${r.type} ${r.uuid}`);
     const findings = [];
-    if (copies.length > 0)
-      findings.push(finding({ id: "rows-reappended", title: `the transcript holds ${copies.length} row(s) a second time (same uuid) after the second compaction`, where: view?.path ?? "the transcript", detail: copies.slice(0, 12).map((r) => `line ${r.line} repeats line ${first.get(r.uuid as string)}: ${r.type} ${r.uuid}`) }));
+    if (summarised.length > 0)
+      findings.push(finding({ id: "rows-reappended", title: `the transcript holds again ${summarised.length} row(s) (same uuid) the first compaction summarised`, where: view?.path ?? "the transcript", detail: listed(summarised) }));
+    if (later.length > 0)
+      findings.push(finding({ id: "later-rows-rewritten", red: false, title: `${later.length} row(s) written after the first compaction are written again before the second (same uuid)`, where: view?.path ?? "the transcript", detail: listed(later) }));
     // What the first compaction replaced must not reach the request after the second.
     const body = JSON.stringify(last.messages);
     const stale = Array.from({ length: turns }, (_, i) => turn("first", i)).filter((t) => body.includes(t));
     if (stale.length > 0) findings.push(finding({ id: "request-carries-summarised", title: `the request after the second compaction carries prompts the first compaction replaced (${stale.join(", ")})`, where: `request #${last.seq}` }));
-    return { reached: reached(), findings, notes: [`transcript: ${rows.length} rows, boundaries at lines ${boundaries.map((b) => b.line).join(" and ")}, ${copies.length} repeated uuid(s)`, `request #${last.seq} after the second compaction: ${last.messages.length} messages`] };
+    return { reached: reached(), findings, notes: [`transcript: ${rows.length} rows, boundaries at lines ${boundaries.map((b) => b.line).join(" and ")}; repeated uuids: ${summarised.length} from before the first boundary, ${later.length} from after it`, `request #${last.seq} after the second compaction: ${last.messages.length} messages`] };
   },
   known: [],
   needs: ["stream-json-input"],

@@ -7,6 +7,7 @@ import nonstreamingFallbackReplay from "./nonstreaming-fallback-replay.ts";
 import backgroundMidTurn from "./background-mid-turn.ts";
 import compactResume from "./compact-resume.ts";
 import compactTwice from "./compact-twice.ts";
+import compactFailed from "./compact-failed.ts";
 import continueLatest from "./continue-latest.ts";
 import hookTaskNotificationPrompt from "./hook-task-notification-prompt.ts";
 import interruptMidToolResume from "./interrupt-mid-tool-resume.ts";
@@ -37,6 +38,7 @@ export const SCENARIOS: Scenario[] = [
   resumePointsAtNothing,
   compactResume,
   compactTwice,
+  compactFailed,
   apiFailureReportedAsSuccess,
   apiRetryAfter,
   midStreamErrorPartial,
