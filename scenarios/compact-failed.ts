@@ -66,7 +66,7 @@ export default defineScenario({
     return { reached: reached(), findings, notes: [`fault ${p.fault}: ${served}`, `request #${after.seq} after it: ${after.messages.length} messages, first prompt ${body.includes(MARKER) ? "kept" : "gone"}`] };
   },
   // Measured 2026-12-02: node bin/ccrepro.mjs run compact-failed --claude V [--param fault=F], one run each
-  // (docs/scenarios/compact-failed.md). 500, 429 and 401 are retried past the compaction's 150 s wait on 2.1.332: INCONCLUSIVE.
+  // (docs/scenarios/compact-failed.md). 500, 429 and 401 are retried past the compaction's 150 s wait on 2.1.332 (401 also on 1.0.128 and 2.1.112): INCONCLUSIVE.
   known: [
     { versions: "1.0.128 || 2.0.72 || 2.1.112 || 2.1.113 || 2.1.153 || 2.1.238 || 2.1.260 || 2.1.309 || 2.1.332", params: { fault: "400-too-long" }, verdict: "GREEN", note: "2–5 summary requests, each 400; no boundary, no summary row; the next request carries the whole conversation (7 messages)" },
   ],
