@@ -9,6 +9,8 @@ import thinkingChangedOnReplay from "./thinking-changed-on-replay.ts";
 import unparseableRequestBody from "./unparseable-request-body.ts";
 import backgroundMidTurn from "./background-mid-turn.ts";
 import compactResume from "./compact-resume.ts";
+import compactTwice from "./compact-twice.ts";
+import compactFailed from "./compact-failed.ts";
 import continueLatest from "./continue-latest.ts";
 import hookTaskNotificationPrompt from "./hook-task-notification-prompt.ts";
 import interruptMidToolResume from "./interrupt-mid-tool-resume.ts";
@@ -38,6 +40,8 @@ export const SCENARIOS: Scenario[] = [
   resumeHistoryLost,
   resumePointsAtNothing,
   compactResume,
+  compactTwice,
+  compactFailed,
   apiFailureReportedAsSuccess,
   apiRetryAfter,
   midStreamErrorPartial,

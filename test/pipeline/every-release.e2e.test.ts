@@ -20,7 +20,7 @@ import { E2E_RUNS_DIR, E2E_TIMEOUT_MS, runOnRelease } from "../e2e-run.ts";
 
 const RELEASES = ["0.2.126", "1.0.0", "1.0.72", "1.0.128", "2.0.0", "2.0.77", "2.1.0", "2.1.112", "2.1.113", "2.1.150", "2.1.332"];
 // The first six built-ins, across every era. The bug-class scenarios added since are measured across their reported
-// releases by their own end-to-end tests and boundary configs (docs/scenarios/); running all 19 on these 11 releases
+// releases by their own end-to-end tests and boundary configs (docs/scenarios/); running all 21 on these 11 releases
 // here would take most of CI's budget. Known gap: api-failure-reported-as-success with fault=429-retry-61 on 1.0.128
 // and 2.1.90 is ERROR (killed at its 100 s limit while the release still waits out the 61 s).
 const FIRST_SIX = ["subagent-resume-notification-header", "resume-orphaned-background-task", "hook-task-notification-prompt", "background-mid-turn", "interrupt-mid-tool-resume", "print-resume-cache-reuse"];
