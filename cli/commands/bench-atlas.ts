@@ -51,8 +51,8 @@ export function registerBenchAtlasCommand(program: Command, ctx: CliContext): vo
         ctx.print(formatAtlasEntry(entry));
         ctx.print("");
         ctx.print(`                 runs   wall`);
-        ctx.print(`atlas (measured) ${String(c.atlasRuns).padStart(4)}   ${formatDuration(c.atlasWallMs)} (downloads included)`);
-        ctx.print(`sweep (computed) ${String(c.sweepRuns).padStart(4)}   ${formatDuration(c.sweepRunMs)} (${c.releases} releases × the atlas's mean run, ${formatDuration(c.perRunMs)}; downloads not included)`);
+        ctx.print(`atlas (measured) ${String(c.atlasRuns).padStart(4)}   ${formatDuration(c.atlasWallMs)} (downloads, reuse scan and writing included)`);
+        ctx.print(`sweep (computed) ${String(c.sweepRuns).padStart(4)}   ${formatDuration(c.sweepRunMs)} (${c.releases} releases × the atlas's mean run, ${formatDuration(c.perRunMs)}, install to verdict: a download is in it where the release was not cached)`);
         ctx.print(`boundaries: atlas ${c.found.map((b) => `${b.before}→${b.after}`).join(", ") || "none"}; known (full sweep) ${c.expected.map((b) => `${b.before}→${b.after}`).join(", ") || "none"}: ${c.same ? "the same" : "DIFFERENT"}`);
         ctx.setExit(outcome.interrupted ? 3 : c.same && c.atlasRuns <= options.maxRuns ? 0 : 1);
       } finally {
