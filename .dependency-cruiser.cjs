@@ -9,6 +9,8 @@ const FLOORS = [
   ["scenarios", "examples"],
   ["pipeline"],
   ["bisect", "nightly", "sweep"],
+  // The atlas searches with bisect's pieces and the sweep's version words, so it sits one floor above them.
+  ["atlas"],
   ["report"],
   ["cli", "scripts"],
   ["bin"],

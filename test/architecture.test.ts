@@ -47,12 +47,18 @@ describe("the floor plan", () => {
     write("mock-api/a.ts", 'import { b } from "./b.ts";\nexport const a = () => b;\n');
     write("mock-api/b.ts", 'import { a } from "./a.ts";\nexport const b = () => a;\n');
     write("cli/commands/run.ts", 'export const shared = 1;\n');
+    write("report/page.ts", 'export const p = 1;\n');
+    write("atlas/search.ts", 'import { p } from "../report/page.ts";\nexport const s = p;\n');
+    write("bisect/step.ts", 'import { s } from "../atlas/search.ts";\nexport const t = s;\n');
     write("cli/commands/bench.ts", 'import { shared } from "./run.ts";\nexport const b = shared;\n');
     try {
       const found = violations(await cruiseTree(dir));
       expect(found).toContain("harness-imports-only-lower-floors: harness/driver.ts → checker/judge.ts");
       expect(found.some((v) => v.startsWith("no-circular: mock-api/"))).toBe(true);
       expect(found).toContain("command-imports-command: cli/commands/bench.ts → cli/commands/run.ts");
+      // The atlas sits above bisect and sweep and below the reports.
+      expect(found).toContain("atlas-imports-only-lower-floors: atlas/search.ts → report/page.ts");
+      expect(found).toContain("bisect-imports-only-lower-floors: bisect/step.ts → atlas/search.ts");
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
