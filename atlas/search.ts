@@ -25,10 +25,22 @@ function answered(versions: readonly string[], cells: ReadonlyMap<string, AtlasC
   });
 }
 
-// What to measure next: an unmeasured sample, else the middle of the untried releases between the first two
-// neighbouring answers that differ; undefined when every boundary is an adjacent pair (or only untried-out gaps remain).
+// The oldest release that leaves a gap of `stride` or more untried releases behind it (or is an end of the range
+// untried). On a fresh range that is samplesOf's order; on a range that grew (a new release published since the
+// last atlas) only the new stretch is sampled, so the atlas extends incrementally.
+export function nextSample(versions: readonly string[], tried: ReadonlySet<string>, stride: number): string | undefined {
+  let lastTried = -Infinity;
+  for (let i = 0; i < versions.length; i += 1) {
+    if (tried.has(versions[i]!)) lastTried = i;
+    else if (i === 0 || i === versions.length - 1 || i - lastTried >= stride) return versions[i];
+  }
+  return undefined;
+}
+
+// What to measure next: a sample, else the middle of the untried releases between the first two neighbouring
+// answers that differ; undefined when every boundary is an adjacent pair (or only untried-out gaps remain).
 export function nextProbe(versions: readonly string[], cells: ReadonlyMap<string, AtlasCell>, tried: ReadonlySet<string>, stride: number): Probe | undefined {
-  const sample = samplesOf(versions, stride).find((v) => !tried.has(v));
+  const sample = nextSample(versions, tried, stride);
   if (sample !== undefined) return { version: sample, why: "sample" };
   const known = answered(versions, cells);
   for (let k = 1; k < known.length; k += 1) {

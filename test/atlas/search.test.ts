@@ -109,3 +109,32 @@ describe("the search", () => {
     expect(second.result.interrupted).toBe(false);
   });
 });
+
+describe("a range that grows", () => {
+  it("samples every stride-th release of a fresh range, as samplesOf says", async () => {
+    for (const [n, stride] of [[38, 8], [17, 4], [10, 3], [9, 9]] as const) {
+      const versions = releases(n);
+      const { probes } = await searchTable(versions, () => "GREEN", { stride });
+      expect(probes.map((p) => p.version)).toEqual(samplesOf(versions, stride));
+    }
+  });
+
+  it.each([
+    ["a new release like its predecessor: one run", (v: string) => (at(v) < 9 ? "GREEN" : "RED"), ["1.0.18"], ["1.0.8→1.0.9"]],
+    ["a new release that differs: it and the bisection of its gap", (v: string) => (at(v) < 9 ? "GREEN" : at(v) < 18 ? "RED" : "GREEN"), ["1.0.18", "1.0.17"], ["1.0.8→1.0.9", "1.0.17→1.0.18"]],
+  ])("%s", async (_name, table, measured, boundaries) => {
+    const before = releases(17);
+    const first = await searchTable(before, table, { stride: 8 });
+    const grown = releases(19);
+    const second = await searchTable(grown, table, { stride: 8, cells: [...first.result.cells.values()] });
+    expect(second.measured).toEqual(measured);
+    expect(pairs(second.result, grown)).toEqual(boundaries);
+  });
+
+  it("a range widened by more than a stride is sampled across the new stretch only", async () => {
+    const first = await searchTable(releases(9), () => "GREEN", { stride: 4 });
+    expect(first.measured).toEqual(["1.0.0", "1.0.4", "1.0.8"]);
+    const second = await searchTable(releases(20), () => "GREEN", { stride: 4, cells: [...first.result.cells.values()] });
+    expect(second.measured).toEqual(["1.0.12", "1.0.16", "1.0.19"]);
+  });
+});
