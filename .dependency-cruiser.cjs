@@ -9,7 +9,9 @@ const FLOORS = [
   ["scenarios", "examples"],
   ["pipeline"],
   ["bisect", "sweep"],
-  // A nightly runs sweeps (and a bisect where a cell changed) over its matrix: it sits above them.
+  // The atlas searches with bisect's pieces and the sweep's version words, so it sits one floor above them.
+  ["atlas"],
+  // A nightly runs sweeps (and a bisect where a cell changed) over its matrix, and may extend an atlas: above them.
   ["nightly"],
   ["report"],
   ["cli", "scripts"],

@@ -18,7 +18,12 @@ const LABEL_H = 16;
 // A run's page when one was written beside it, else the run directory; relative to the page holding the strip.
 function runHref(result: ReleaseResult, baseDir: string, pageDir: string): string | null {
   const dir = result.runs.find((r) => r.dir !== null)?.dir;
-  if (!dir) return null;
+  return dir ? runDirHref(dir, baseDir, pageDir) : null;
+}
+
+// A run directory (relative to `baseDir`, or absolute) as a link from a page in `pageDir`: its report page when one
+// was written beside it, else the directory. The atlas site links its cells the same way.
+export function runDirHref(dir: string, baseDir: string, pageDir: string): string {
   const absolute = path.resolve(baseDir, dir);
   const page = ["index.html", "report.html"].map((f) => path.join(absolute, f)).find((f) => fs.existsSync(f));
   const target = path.relative(pageDir, page ?? absolute);

@@ -1,0 +1,131 @@
+// atlas.json: per scenario and parameter variant, the releases measured, the intervals they imply (measured ends,
+// assumed insides), and each boundary with the runs that prove it. Validated with zod whenever it is read back.
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { UserError } from "../core/errors.ts";
+import { readJsonFile } from "../core/json-file.ts";
+import { verdictSchema } from "../core/verdict.ts";
+
+export const ATLAS_FILE = "atlas.json";
+export const ATLAS_RUNS_DIR = "runs";
+
+// Why a release was measured: a stride sample, a bisection step between two samples that differ, a --verify check
+// inside an assumed interval; "reused" when its verdict came from an earlier run directory and cost no run.
+export const cellWhySchema = z.enum(["sample", "bisect", "verify"]);
+export type CellWhy = z.infer<typeof cellWhySchema>;
+
+const cellRunSchema = z.object({
+  // Relative to the atlas directory when under it, else absolute; null when the release could not be installed.
+  dir: z.string().nullable(),
+  verdict: verdictSchema,
+  red: z.array(z.string()),
+  reused: z.boolean(),
+  wallMs: z.number(),
+});
+
+const cellSchema = z.object({
+  version: z.string(),
+  verdict: verdictSchema,
+  // Sorted red finding ids: with the verdict (and flakiness), the state a boundary compares.
+  red: z.array(z.string()),
+  // Repeats disagreed (on the verdict or on the red findings): a state of its own, labelled with its rate.
+  flaky: z.boolean(),
+  // "RED 2/3" for a flaky cell, its verdict otherwise.
+  label: z.string(),
+  reason: z.string(),
+  why: cellWhySchema,
+  runs: z.array(cellRunSchema),
+});
+export type AtlasCell = z.infer<typeof cellSchema>;
+
+const intervalSchema = z.object({
+  first: z.string(),
+  last: z.string(),
+  // The state every release in it has (measured or assumed); "unknown" where no measured pair of equal state encloses it.
+  state: z.string(),
+  verdict: verdictSchema.nullable(),
+  red: z.array(z.string()),
+  flaky: z.boolean(),
+  measured: z.array(z.string()),
+  // Releases in it that were not run: assumed to share the state of the measured ones around them.
+  assumed: z.array(z.string()),
+});
+export type AtlasInterval = z.infer<typeof intervalSchema>;
+
+const boundarySchema = z.object({
+  before: z.string(),
+  after: z.string(),
+  from: z.string(),
+  to: z.string(),
+  // Releases between the two without an answer (not run yet, or only ERROR): empty once the pair is adjacent.
+  between: z.array(z.string()),
+  // The run directories whose verdicts put the boundary there.
+  proof: z.object({ before: z.array(z.string()), after: z.array(z.string()) }),
+});
+export type AtlasBoundary = z.infer<typeof boundarySchema>;
+
+const entrySchema = z.object({
+  scenario: z.string(),
+  params: z.record(z.string(), z.unknown()),
+  driver: z.string(),
+  sdk: z.string().nullable(),
+  // Every release in the range, ascending.
+  versions: z.array(z.string()),
+  stride: z.int().min(1),
+  repeat: z.int().min(1),
+  cells: z.array(cellSchema),
+  intervals: z.array(intervalSchema),
+  boundaries: z.array(boundarySchema),
+  // --verify: runs spent on random releases inside assumed intervals, and those that disagreed with the assumption.
+  verify: z.object({ ran: z.array(z.string()), disagreed: z.array(z.string()) }),
+  // Runs this entry started in all its invocations, and verdicts taken from earlier run directories instead.
+  runs: z.int().min(0),
+  reused: z.int().min(0),
+  // Every boundary an adjacent pair and every sample measured.
+  complete: z.boolean(),
+});
+export type AtlasEntry = z.infer<typeof entrySchema>;
+
+export const atlasFileSchema = z.object({
+  kind: z.literal("atlas"),
+  entries: z.array(entrySchema),
+  startedAt: z.string(),
+  updatedAt: z.string(),
+});
+export type AtlasFile = z.infer<typeof atlasFileSchema>;
+
+// "GREEN", "RED notification-changed", "FLAKY RED 2/3 notification-changed": what two neighbours must share to be one interval.
+export function stateOf(cell: Pick<AtlasCell, "verdict" | "red" | "flaky" | "label">): string {
+  return cell.flaky ? ["FLAKY", cell.label, ...cell.red].join(" ") : [cell.verdict, ...cell.red].join(" ");
+}
+
+// ERROR says nothing about the release (the harness failed): such a cell answers no question and bounds nothing.
+export function answers(cell: Pick<AtlasCell, "verdict">): boolean {
+  return cell.verdict !== "ERROR";
+}
+
+export function sameVariant(entry: Pick<AtlasEntry, "scenario" | "params" | "driver" | "sdk">, other: Pick<AtlasEntry, "scenario" | "params" | "driver" | "sdk">): boolean {
+  return entry.scenario === other.scenario && entry.driver === other.driver && entry.sdk === other.sdk && JSON.stringify(entry.params) === JSON.stringify(other.params);
+}
+
+export function readAtlasFile(dirOrFile: string): AtlasFile {
+  const file = dirOrFile.endsWith(".json") ? dirOrFile : path.join(dirOrFile, ATLAS_FILE);
+  const raw = readJsonFile(file, "atlas file", (_kind, message) => new UserError(message, "BAD_ATLAS"));
+  const parsed = atlasFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new UserError(`${file} is not an atlas file: ${issue.path.join(".")}: ${issue.message}`, "BAD_ATLAS");
+  }
+  return parsed.data;
+}
+
+// Through a temporary file and a rename, so Ctrl-C mid-write never leaves half a file to resume from.
+export function writeAtlasFile(dir: string, file: AtlasFile): string {
+  fs.mkdirSync(dir, { recursive: true });
+  const target = path.join(dir, ATLAS_FILE);
+  const temporary = `${target}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, `${JSON.stringify(atlasFileSchema.parse(file), null, 2)}\n`);
+  fs.renameSync(temporary, target);
+  return target;
+}

@@ -1,0 +1,211 @@
+// Runs the atlas: for each scenario (one parameter variant per invocation), the boundary search over real releases
+// through the one join, verdicts reused from earlier run directories (and from an interrupted atlas's own runs), the
+// atlas file rewritten after every cell so an interruption keeps what finished.
+import fs from "node:fs";
+import path from "node:path";
+import { claimFolder } from "../core/folder-writer.ts";
+import type { CheckResult } from "../core/verdict.ts";
+import type { Driver, Scenario } from "../kit/scenario.ts";
+import { driverFor, sdkFor } from "../pipeline/drivers.ts";
+import { releaseRunner, type ReleaseRunner } from "../pipeline/run-scenario.ts";
+import { combineRepeats, harnessErrorResult } from "../pipeline/verdict-rules.ts";
+import type { CacheOptions } from "../releases/release-cache.ts";
+import { findReusedVerdicts } from "../bisect/reuse-dirs.ts";
+import type { ReusedRun } from "../bisect/types.ts";
+import { ATLAS_FILE, ATLAS_RUNS_DIR, readAtlasFile, sameVariant, writeAtlasFile, type AtlasCell, type AtlasEntry, type AtlasFile } from "./atlas-file.ts";
+import { boundariesOf, intervalsOf, searchEntry, type Probe } from "./search.ts";
+
+export interface AtlasSubject {
+  scenario: Scenario;
+  params: Record<string, unknown>;
+}
+
+export type AtlasEvent =
+  | { kind: "reuse"; scenario: string; scanned: number; matched: number; releases: number }
+  | { kind: "start"; scenario: string; probe: Probe; reused: number }
+  | { kind: "cell"; scenario: string; cell: AtlasCell; runs: number };
+
+export interface AtlasOptions {
+  subjects: readonly AtlasSubject[];
+  drive: { driver?: Driver; sdk?: string };
+  // Every release in the range, ascending.
+  versions: readonly string[];
+  stride: number;
+  verify: number;
+  repeat: number;
+  outDir: string;
+  // Directories searched for run directories whose verdicts stand in for runs; the atlas's own runs/ always is.
+  reuse: readonly string[];
+  cache?: CacheOptions;
+  // Injected by tests; the real one installs releases and runs them through the one join.
+  runner?: ReleaseRunner;
+  random?: () => number;
+  signal?: AbortSignal;
+  onEvent?: (event: AtlasEvent) => void;
+}
+
+export interface AtlasOutcome {
+  file: AtlasFile;
+  path: string;
+  // Runs started by this invocation, and verdicts it took from earlier run directories instead.
+  runs: number;
+  reused: number;
+  interrupted: boolean;
+}
+
+function startingFile(outDir: string): AtlasFile {
+  const existing = path.join(outDir, ATLAS_FILE);
+  if (fs.existsSync(existing)) return readAtlasFile(existing);
+  const now = new Date().toISOString();
+  return { kind: "atlas", entries: [], startedAt: now, updatedAt: now };
+}
+
+// The entry's derived parts, recomputed from its cells: the one way intervals and boundaries are made.
+export function withCells(entry: AtlasEntry, cells: ReadonlyMap<string, AtlasCell>): AtlasEntry {
+  const ordered = entry.versions.flatMap((v) => {
+    const cell = cells.get(v);
+    return cell ? [cell] : [];
+  });
+  const boundaries = boundariesOf(entry.versions, cells);
+  return { ...entry, cells: ordered, intervals: intervalsOf(entry.versions, cells), boundaries };
+}
+
+function relativeRun(outDir: string, runDir: string): string {
+  const relative = path.relative(outDir, runDir);
+  return relative.startsWith("..") || path.isAbsolute(relative) ? runDir : relative;
+}
+
+// One release's cell from its reused results and its fresh runs, by the one repeat rule; red sets that differ
+// between runs that agree on the verdict are flaky too, for the atlas compares red sets.
+function cellOf(probe: Probe, runs: AtlasCell["runs"], results: readonly CheckResult[]): AtlasCell {
+  const combined = combineRepeats(results);
+  const redSets = new Set(results.filter((r) => r.verdict !== "ERROR").map((r) => JSON.stringify(redOf(r))));
+  const flaky = combined.flaky || redSets.size > 1;
+  const red = [...new Set(results.flatMap(redOf))].sort();
+  const verdict = flaky && combined.verdict !== "ERROR" ? combined.rates.leading : combined.verdict;
+  return {
+    version: probe.version,
+    verdict,
+    red: verdict === "RED" || flaky ? red : [],
+    flaky,
+    label: !flaky ? verdict : combined.flaky ? combined.label : `${verdict} (red findings differ)`,
+    reason: combined.reason,
+    why: probe.why,
+    runs,
+  };
+}
+
+function redOf(result: CheckResult): string[] {
+  return [...new Set(result.findings.filter((f) => f.red).map((f) => f.id))].sort();
+}
+
+// One atlas writes a folder at a time; a second into the same --out refuses, a dead one's folder is taken over.
+export async function runAtlas(options: AtlasOptions): Promise<AtlasOutcome> {
+  const outDir = path.resolve(options.outDir);
+  const release = claimFolder(outDir, "ccrepro atlas", (line) => process.stderr.write(`${line}\n`));
+  try {
+    return await atlasFolder({ ...options, outDir });
+  } finally {
+    release();
+  }
+}
+
+async function atlasFolder(options: AtlasOptions): Promise<AtlasOutcome> {
+  const { outDir } = options;
+  const runsDir = path.join(outDir, ATLAS_RUNS_DIR);
+  const runner = options.runner ?? releaseRunner(runsDir, { cache: options.cache });
+  const emit = options.onEvent ?? (() => {});
+  let file = startingFile(outDir);
+  let written = writeAtlasFile(outDir, file);
+  let runs = 0;
+  let reusedCount = 0;
+  let interrupted = false;
+  for (const subject of options.subjects) {
+    if (options.signal?.aborted) {
+      interrupted = true;
+      break;
+    }
+    const { scenario, params } = subject;
+    const driver = driverFor(scenario, options.drive.driver);
+    const sdk = (await sdkFor(driver, options.drive.sdk))?.version ?? null;
+    const variant = { scenario: scenario.name, params, driver, sdk };
+    const earlier = file.entries.find((e) => sameVariant(e, variant));
+    // A resumed (or widened) range keeps the earlier cells; the stride and repeat are this invocation's.
+    const versions = [...new Set([...(earlier?.versions ?? []), ...options.versions])].sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
+    let entry: AtlasEntry = {
+      ...variant,
+      versions,
+      stride: options.stride,
+      repeat: options.repeat,
+      cells: earlier?.cells ?? [],
+      intervals: [],
+      boundaries: [],
+      verify: earlier?.verify ?? { ran: [], disagreed: [] },
+      runs: earlier?.runs ?? 0,
+      reused: earlier?.reused ?? 0,
+      complete: false,
+    };
+    const save = (next: AtlasEntry) => {
+      entry = next;
+      const others = file.entries.filter((e) => !sameVariant(e, variant));
+      file = { ...file, entries: [...others, entry].sort((a, b) => a.scenario.localeCompare(b.scenario)), updatedAt: new Date().toISOString() };
+      written = writeAtlasFile(outDir, file);
+    };
+    const measured = new Set(entry.cells.filter((c) => c.verdict !== "ERROR").map((c) => c.version));
+    const found = await findReusedVerdicts({
+      dirs: [runsDir, ...options.reuse].filter((d) => fs.existsSync(d)),
+      scenario,
+      params,
+      drive: options.drive,
+      versions: versions.filter((v) => !measured.has(v)),
+      binarySha: async (version) => (await runner.prefetch(version)).sha256,
+    });
+    emit({ kind: "reuse", scenario: scenario.name, scanned: found.scanned, matched: found.matched, releases: found.byVersion.size });
+    const measure = async (probe: Probe): Promise<AtlasCell | null> => {
+      const reused: readonly ReusedRun[] = found.byVersion.get(probe.version) ?? [];
+      emit({ kind: "start", scenario: scenario.name, probe, reused: reused.length });
+      const results: CheckResult[] = reused.map((r) => r.result);
+      const cellRuns: AtlasCell["runs"] = reused.map((r) => ({ dir: relativeRun(outDir, r.runDir), verdict: r.result.verdict, red: redOf(r.result), reused: true, wallMs: 0 }));
+      let fresh = 0;
+      while (results.length < options.repeat) {
+        if (options.signal?.aborted) return null;
+        const t0 = Date.now();
+        const outcome = await runner.run({ scenario, params, ...options.drive }, probe.version, options.signal);
+        fresh += 1;
+        runs += 1;
+        // A run cut short by Ctrl-C says nothing about the release: left for the resumed atlas.
+        if (options.signal?.aborted) {
+          save({ ...entry, runs: entry.runs + 1 });
+          return null;
+        }
+        const result = outcome.installed ? outcome.record.result : harnessErrorResult(`could not install ${probe.version}: ${outcome.message}`);
+        results.push(result);
+        cellRuns.push({ dir: outcome.installed ? relativeRun(outDir, outcome.runDir) : null, verdict: result.verdict, red: redOf(result), reused: false, wallMs: Date.now() - t0 });
+      }
+      if (fresh === 0) reusedCount += 1;
+      const cell = cellOf(probe, cellRuns, results);
+      const verify = probe.why === "verify" ? { ...entry.verify, ran: [...entry.verify.ran, probe.version] } : entry.verify;
+      save({ ...entry, runs: entry.runs + fresh, reused: entry.reused + (fresh === 0 ? 1 : 0), verify });
+      emit({ kind: "cell", scenario: scenario.name, cell, runs });
+      return cell;
+    };
+    const result = await searchEntry({
+      versions,
+      stride: options.stride,
+      verify: options.verify,
+      cells: entry.cells,
+      disagreed: entry.verify.disagreed,
+      measure,
+      random: options.random,
+      signal: options.signal,
+      onCell: (_cell, cells) => save(withCells(entry, cells)),
+    });
+    const done = withCells({ ...entry, verify: { ...entry.verify, disagreed: result.disagreed } }, result.cells);
+    save({ ...done, complete: !result.interrupted && done.boundaries.every((b) => b.between.length === 0) });
+    if (result.interrupted) {
+      interrupted = true;
+      break;
+    }
+  }
+  return { file, path: written, runs, reused: reusedCount, interrupted };
+}

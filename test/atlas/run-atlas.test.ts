@@ -1,0 +1,122 @@
+// The atlas's plumbing with a stand-in runner (the verdicts are the stand-in's, chosen to draw two boundaries; no
+// claude runs here): atlas.json validated when read back, an interruption keeps what finished and the resume runs
+// only the rest, and a matching recorded run (same scenario, parameters, driver and binary) is reused, not run again.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { CheckResult } from "../../core/verdict.ts";
+import { UserError } from "../../core/errors.ts";
+import { readRunRecord, writeRunRecord } from "../../harness/run-record.ts";
+import { findScenario } from "../../scenarios/index.ts";
+import type { ReleaseRunner } from "../../pipeline/run-scenario.ts";
+import type { InstalledRelease } from "../../releases/release-cache.ts";
+import { runAtlas } from "../../atlas/run-atlas.ts";
+import { ATLAS_FILE, readAtlasFile } from "../../atlas/atlas-file.ts";
+
+const scenario = findScenario("subagent-resume-notification-header")!;
+const FIXTURE = path.join(import.meta.dirname, "..", "fixtures", "runs", "notification-changed-2.1.281", "run.json");
+const fixture = readRunRecord(FIXTURE);
+const VERSIONS = ["2.1.250", "2.1.251", "2.1.259", "2.1.270", "2.1.281", "2.1.283", "2.1.284", "2.1.290"];
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+const tmp = () => {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), "atlas-test-"));
+  dirs.push(d);
+  return d;
+};
+
+function resultFor(version: string): CheckResult {
+  const red = (id: string): CheckResult => ({ verdict: "RED", reason: id, findings: [{ id, red: true, title: id, where: "", detail: [], data: {} }], notes: [] });
+  if (version <= "2.1.251") return red("notification-dropped");
+  if (version <= "2.1.283") return red("notification-changed");
+  return { verdict: "GREEN", reason: "held", findings: [], notes: [] };
+}
+
+function standIn(outDir: string, abortAfter?: { count: number; controller: AbortController }) {
+  const ran: string[] = [];
+  const runner: ReleaseRunner = {
+    async prefetch(version) {
+      // The fixture's binary is 2.1.281's; every other release gets a sha of its own.
+      return { version, sha256: version === "2.1.281" ? fixture.claude.sha256 : `sha-${version}`, fetchMs: 0, downloadedBytes: 0, fromCache: true } as InstalledRelease;
+    },
+    async run(_subject, version) {
+      ran.push(version);
+      const runDir = path.join(outDir, "runs", `run-${version}`);
+      fs.mkdirSync(runDir, { recursive: true });
+      if (abortAfter && ran.length === abortAfter.count) abortAfter.controller.abort();
+      return { installed: true, runDir, record: { result: resultFor(version) } } as never;
+    },
+  };
+  return { runner, ran };
+}
+
+const base = (outDir: string, runner: ReleaseRunner) => ({
+  subjects: [{ scenario, params: scenario.params.parse({}) }],
+  drive: {},
+  versions: VERSIONS,
+  stride: 4,
+  verify: 0,
+  repeat: 1,
+  outDir,
+  reuse: [] as string[],
+  runner,
+});
+
+describe("runAtlas", () => {
+  it("writes atlas.json with intervals, adjacent boundaries and the runs that prove them; read back through the schema", async () => {
+    const out = tmp();
+    const { runner, ran } = standIn(out);
+    const outcome = await runAtlas(base(out, runner));
+    expect(outcome.interrupted).toBe(false);
+    const entry = readAtlasFile(out).entries[0]!;
+    expect(entry.boundaries.map((b) => `${b.before}→${b.after}`)).toEqual(["2.1.251→2.1.259", "2.1.283→2.1.284"]);
+    expect(entry.boundaries[0]!.proof).toEqual({ before: ["runs/run-2.1.251"], after: ["runs/run-2.1.259"] });
+    expect(entry.intervals.map((i) => `${i.first}-${i.last} ${i.state} ${i.assumed.length}`)).toEqual([
+      "2.1.250-2.1.251 RED notification-dropped 0",
+      "2.1.259-2.1.283 RED notification-changed 1",
+      "2.1.284-2.1.290 GREEN 0",
+    ]);
+    expect(entry.complete).toBe(true);
+    expect(entry.runs).toBe(ran.length);
+    expect(ran.length).toBeLessThan(VERSIONS.length);
+  });
+
+  it("interrupted, keeps what finished; the resume runs only the rest", async () => {
+    const out = tmp();
+    const controller = new AbortController();
+    const first = standIn(out, { count: 3, controller });
+    const interrupted = await runAtlas({ ...base(out, first.runner), signal: controller.signal });
+    expect(interrupted.interrupted).toBe(true);
+    // The run that finished as Ctrl-C came is not trusted: it is left for the resume.
+    const kept = readAtlasFile(out).entries[0]!.cells.map((c) => c.version);
+    expect(kept).toEqual(first.ran.slice(0, 2));
+    expect(readAtlasFile(out).entries[0]!.complete).toBe(false);
+    const second = standIn(out);
+    const resumed = await runAtlas(base(out, second.runner));
+    expect(resumed.interrupted).toBe(false);
+    expect(second.ran.filter((v) => kept.includes(v))).toEqual([]);
+    expect(readAtlasFile(out).entries[0]!.boundaries.map((b) => b.after)).toEqual(["2.1.259", "2.1.284"]);
+  });
+
+  it("reuses a recorded run of the same scenario, parameters, driver and binary instead of running it", async () => {
+    const out = tmp();
+    const reuse = tmp();
+    const dir = path.join(reuse, "earlier", "run-2.1.281");
+    fs.mkdirSync(dir, { recursive: true });
+    writeRunRecord(path.join(dir, "run.json"), { ...fixture, driver: "headless", recordingComplete: true });
+    const { runner, ran } = standIn(out);
+    const outcome = await runAtlas({ ...base(out, runner), reuse: [reuse] });
+    expect(ran).not.toContain("2.1.281");
+    expect(outcome.reused).toBe(1);
+    const cell = readAtlasFile(out).entries[0]!.cells.find((c) => c.version === "2.1.281")!;
+    expect(cell.runs).toEqual([expect.objectContaining({ dir, reused: true, verdict: "RED", red: ["notification-changed"] })]);
+  });
+
+  it("refuses an atlas.json that does not match the schema, naming the field", () => {
+    const out = tmp();
+    fs.writeFileSync(path.join(out, ATLAS_FILE), JSON.stringify({ kind: "atlas", entries: [{ scenario: "x" }], startedAt: "", updatedAt: "" }));
+    expect(() => readAtlasFile(out)).toThrow(UserError);
+    expect(() => readAtlasFile(out)).toThrow(/entries\.0\.params/);
+  });
+});
