@@ -18,6 +18,7 @@ import hookDecisionEnforced from "./hook-decision-enforced.ts";
 import maxTurnsCount from "./max-turns-count.ts";
 import stopHookLoop from "./stop-hook-loop.ts";
 import subagentBackgroundTaskNotified from "./subagent-background-task-notified.ts";
+import mcpToolsFirstTurn from "./mcp-tools-first-turn.ts";
 import type { Scenario } from "../kit/scenario.ts";
 
 export const SCENARIOS: Scenario[] = [
@@ -31,6 +32,7 @@ export const SCENARIOS: Scenario[] = [
   stopHookLoop,
   maxTurnsCount,
   subagentBackgroundTaskNotified,
+  mcpToolsFirstTurn,
   continueLatest,
   resumeHistoryLost,
   resumePointsAtNothing,
