@@ -19,6 +19,7 @@ import maxTurnsCount from "./max-turns-count.ts";
 import stopHookLoop from "./stop-hook-loop.ts";
 import subagentBackgroundTaskNotified from "./subagent-background-task-notified.ts";
 import mcpToolsFirstTurn from "./mcp-tools-first-turn.ts";
+import nestedSubagentReplyRouted from "./nested-subagent-reply-routed.ts";
 import type { Scenario } from "../kit/scenario.ts";
 
 export const SCENARIOS: Scenario[] = [
@@ -33,6 +34,7 @@ export const SCENARIOS: Scenario[] = [
   maxTurnsCount,
   subagentBackgroundTaskNotified,
   mcpToolsFirstTurn,
+  nestedSubagentReplyRouted,
   continueLatest,
   resumeHistoryLost,
   resumePointsAtNothing,
