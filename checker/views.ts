@@ -2,7 +2,7 @@
 // request's messages and tool results, hook calls by event, and the working directory's files. Pure reads of
 // Recordings, validated with zod where the recordings hold claude's own JSON.
 import { z } from "zod";
-import type { HookAnswerRecord, HookRecord, Recordings, SessionRecording, WorkdirFile, WorkdirSnapshot } from "../harness/recordings.ts";
+import type { HookAnswerRecord, HookRecord, McpServerEvent, Recordings, SessionRecording, WorkdirFile, WorkdirSnapshot } from "../harness/recordings.ts";
 import type { RequestEntry } from "../mock-api/log-entry.ts";
 import { resultEventSchema } from "../harness/stream-events.ts";
 
@@ -242,6 +242,15 @@ const viewHook = (hook: HookRecord): HookCall => {
 /** The hook calls of the run, in order: all of them, or those of one event. */
 export function hookCallsOf(rec: Recordings, event?: string): HookCall[] {
   return rec.hooks.filter((hook) => event === undefined || hook.event === event).map(viewHook);
+}
+
+/**
+ * What the run's MCP fixture servers logged, in time order: all of them, or one server's. Each event has `t`, `event`
+ * (started, ready, request, tool-call, stdin-closed, signal), `pid` (one server process per session), `server`, and
+ * `method` on a request (initialize, tools/list, tools/call, …); empty for a run without MCP servers.
+ */
+export function mcpEventsOf(rec: Recordings, server?: string): McpServerEvent[] {
+  return (rec.mcp ?? []).filter((e) => server === undefined || e.server === server);
 }
 
 /** Which snapshot of the working directory to read: after session `after` ended, or (default) at the run's end. */

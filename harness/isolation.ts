@@ -158,6 +158,8 @@ function planPermissions(flags: string[], plan: Exclude<PermissionPlan, "bypass"
 export interface SessionSettings {
   sources: SettingSource[];
   flagFile: string | null;
+  // The `--mcp-config` file (the plan's MCP servers), when the plan has any.
+  mcpConfig?: string;
 }
 
 export const DEFAULT_SESSION_SETTINGS: SessionSettings = { sources: ["user"], flagFile: null };
@@ -203,6 +205,8 @@ export function interactiveArgs(debugFile: string, probe: Pick<BinaryProbe, "fla
   if (supportedFlags.includes("--setting-sources")) args.push("--setting-sources", settings.sources.join(","));
   // chooseSessionSettings refuses a flag file for a release without --settings, so this never drops one silently.
   if (settings.flagFile !== null) args.push("--settings", settings.flagFile);
+  // A list option on some releases (`--mcp-config <configs...>`): an option follows it, never a prompt.
+  if (settings.mcpConfig !== undefined) args.push("--mcp-config", settings.mcpConfig);
   if (supportedFlags.includes("--debug-file")) args.push("--debug-file", debugFile);
   return args;
 }

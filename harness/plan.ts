@@ -115,6 +115,16 @@ export interface HookReply {
   stderr?: string;
 }
 
+// One stdio MCP server every session of a run is given (`--mcp-config`): ccrepro's fixture server
+// (harness/mcp-fixture-server.mjs, built on the official MCP SDK), which waits `startupDelayMs` before it reads its
+// first message and then offers `tools` (claude names them `mcp__<name>__<tool>`). It logs what it sees to
+// `mcp/<name>.jsonl` in the run directory.
+export interface McpServerPlan {
+  name: string;
+  tools: string[];
+  startupDelayMs: number;
+}
+
 // The permissions every session of a run gets: "bypass" (--dangerously-skip-permissions, or --allowedTools where a
 // release refuses it as root), or the release's own permission handling with a mode and the rules the scenario lists.
 export type PermissionPlan =
@@ -155,4 +165,6 @@ export interface RunPlan {
   permissions?: PermissionPlan;
   // ["user"] when absent.
   settingSources?: SettingSource[];
+  // MCP servers every session gets, in one `--mcp-config` file; none when absent.
+  mcpServers?: McpServerPlan[];
 }

@@ -13,6 +13,7 @@ import { probeBinary, type BinaryProbe } from "../releases/capabilities.ts";
 import { removeDaemonDir, removeProcessSockets } from "./daemon-hygiene.ts";
 import type { HeadlessSession } from "./headless-session.ts";
 import { answerRulesProblem, hookSettings, writeHookAnswers } from "./hook-capture.ts";
+import { mcpServersProblem, writeMcpConfig } from "./mcp-servers.ts";
 import { buildEnvironment, choosePermissions, chooseSessionSettings, RUN_MARKER_VAR, seedConfig } from "./isolation.ts";
 import { LiveRecordings } from "./live-recordings.ts";
 import { startOutboundTrap, type OutboundTrap } from "./outbound-trap.ts";
@@ -126,6 +127,8 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
   const hookAnswers = plan.hooks?.answers ?? [];
   const hookSource = plan.hooks?.source ?? "user";
   const sessionSettings = chooseSessionSettings(layout, probe, { settingSources: plan.settingSources, hookSource });
+  const mcpServers = plan.mcpServers ?? [];
+  if (mcpServers.length > 0) sessionSettings.settings.mcpConfig = layout.mcpConfig;
 
   const record: RunRecord = {
     format: 1,
@@ -153,6 +156,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
       hookSource,
       hookAnswers,
     },
+    ...(mcpServers.length > 0 ? { mcpServers } : {}),
     processes: { killedAtEnd: 0, survivors: [], outsideRemoved: [] },
     hooks: { calls: 0, medianMs: null, maxMs: null },
     harnessError: null,
@@ -201,8 +205,10 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     trap = await startOutboundTrap(layout.outboundLog, { host: mockAddress.hostname, port: Number(mockAddress.port) });
     if (options.recordApi) recorder = await startRecordingProxy({ upstream: mock.url, env: process.env });
     const env = buildEnvironment(layout, { runId: id, mockUrl: recorder?.url ?? mock.url, trapUrl: trap.url, passThrough: plan.passEnv });
-    for (const problem of [permissions.unavailable, sessionSettings.problem, answerRulesProblem(hookAnswers)]) if (problem) throw new StepFailure(problem);
+    const mcpProblem = mcpServersProblem(mcpServers, probe, plan.driver ?? "headless");
+    for (const problem of [permissions.unavailable, sessionSettings.problem, answerRulesProblem(hookAnswers), mcpProblem]) if (problem) throw new StepFailure(problem);
     writeHookAnswers(layout, hookAnswers);
+    if (mcpServers.length > 0) writeMcpConfig(layout, mcpServers);
     const hooks = hookEvents.length + hookAnswers.length > 0 ? hookSettings(layout, hookEvents, hookAnswers) : undefined;
     const rules = permissions.rules;
     seedConfig(layout, hooks, { source: hookSource, ...(rules ? { permissions: { allow: rules.allow, deny: rules.deny } } : {}) });

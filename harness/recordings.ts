@@ -144,8 +144,34 @@ export interface Recordings {
   // The transcripts claude wrote (the run directory's `transcripts/` copy, taken once every process was reaped); absent
   // live and for recordings built in memory.
   transcripts?: TranscriptFile[];
+  // What the run's MCP fixture servers logged, in time order; absent live and for runs without MCP servers.
+  mcp?: McpServerEvent[];
   // The raw request body bytes of request `seq`.
   body(seq: number): Buffer;
+}
+
+// One line an MCP fixture server logged (harness/mcp-fixture-server.mjs): started (with its delay and tools), ready
+// (reading stdin from then on), request (a message claude sent, by JSON-RPC method), tool-call, stdin-closed, signal.
+// `pid`: each session starts its own server process. `server`: the server's name, from its log file's.
+const mcpEventSchema = z.looseObject({
+  t: z.number(),
+  event: z.string(),
+  pid: z.number().int(),
+  method: z.string().nullable().optional(),
+  tool: z.string().optional(),
+  delayMs: z.number().optional(),
+});
+export type McpServerEvent = z.infer<typeof mcpEventSchema> & { server: string };
+
+// What every fixture server of the run logged (`mcp/<name>.jsonl`), in time order; none for runs without MCP servers.
+export function loadMcpEvents(runDir: string): McpServerEvent[] {
+  const dir = runLayout(runDir).mcpLogDir;
+  if (!existsInside(runDir, dir)) return [];
+  return fs
+    .readdirSync(resolveInside(runDir, dir))
+    .filter((name) => name.endsWith(".jsonl"))
+    .flatMap((name) => readJsonLines(path.join(dir, name), runDir).map((value) => ({ ...mcpEventSchema.parse(value), server: name.slice(0, -".jsonl".length) })))
+    .sort((a, b) => a.t - b.t);
 }
 
 const timedLineSchema = z.object({ t: z.number(), raw: z.string() });
@@ -267,7 +293,8 @@ export function loadRecordings(runDir: string): Recordings {
   const observedUntil = steps.length > 0 ? Math.max(...steps.map((step) => step.endedAt)) : undefined;
   const workdir = loadWorkdir(runDir, labels);
   const transcripts = copiedTranscripts(run.transcripts);
-  return { runDir, sessions, hooks, workdir, transcripts, ...(observedUntil === undefined ? {} : { observedUntil }), ...loadRequestLog(run.mockLog, runDir) };
+  const mcp = loadMcpEvents(runDir);
+  return { runDir, sessions, hooks, workdir, transcripts, ...(mcp.length > 0 ? { mcp } : {}), ...(observedUntil === undefined ? {} : { observedUntil }), ...loadRequestLog(run.mockLog, runDir) };
 }
 
 // The working directory's record before anything was snapshotted.

@@ -16,6 +16,9 @@ export interface RunLayout {
   hookAnswersDir: string;
   // The settings file every session gets as `--settings <file>` when the plan declares its hooks there ("flag").
   flagSettings: string;
+  // The `--mcp-config` file every session gets when the plan has MCP servers, and their logs (`<name>.jsonl`).
+  mcpConfig: string;
+  mcpLogDir: string;
   outboundLog: string;
   // Isolated directories handed to the binary.
   home: string;
@@ -47,6 +50,8 @@ export function runLayout(root: string): RunLayout {
     hookRecorder: path.join(root, "hook-recorder.sh"),
     hookAnswersDir: path.join(root, "hook-answers"),
     flagSettings: path.join(root, "settings-flag.json"),
+    mcpConfig: path.join(root, "mcp-config.json"),
+    mcpLogDir: path.join(root, "mcp"),
     outboundLog: path.join(root, "outbound.jsonl"),
     home: path.join(root, "iso", "home"),
     config: path.join(root, "iso", "config"),

@@ -96,6 +96,8 @@ export const runRecordSchema = z.object({
       ),
     })
     .optional(),
+  // The MCP servers every session was given (`--mcp-config mcp-config.json`), as the plan listed them; absent without.
+  mcpServers: z.array(z.object({ name: z.string(), tools: z.array(z.string()), startupDelayMs: z.number().int().nonnegative() })).optional(),
   // Set when the scenario was not run because the release lacks what it needs (verdict UNSUPPORTED).
   unsupported: z.object({ missing: z.array(z.string()), message: z.string() }).optional(),
   processes: z.object({

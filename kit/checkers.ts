@@ -24,6 +24,8 @@ export type HookAnswerRecord = recorded.HookAnswerRecord;
 export type WorkdirFile = recorded.WorkdirFile;
 /** The working directory at one moment. */
 export type WorkdirSnapshot = recorded.WorkdirSnapshot;
+/** One line an MCP fixture server logged: `t`, `event` (started, ready, request, tool-call, …), `pid`, `server`, `method`. */
+export type McpServerEvent = recorded.McpServerEvent;
 
 // Typed views: sessions' result and init lines, requests by stream or session, tool results, hook calls, files.
 export {
@@ -33,6 +35,7 @@ export {
   filesOf,
   hookCallsOf,
   initOf,
+  mcpEventsOf,
   requestsOf,
   resultOf,
   resultsOf,

@@ -76,5 +76,8 @@ export { allOf, anyOf, hookCalled, promptAnswered, quietFor, requestsMade, resul
 // Hooks: record, and answer.
 export { allow, answer, block, context, exit2, permission, reply, type HookAnswer, type HookAnswerReply, type HooksDeclaration } from "./hooks.ts";
 
+// MCP servers the sessions get.
+export { mcpServer, type McpServerOptions } from "./mcp.ts";
+
 // The old names, for one release (each warns once with the name that replaces it).
 export * from "./legacy.ts";

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { checkResultSchema, findingSchema, judge, type CheckResult, type Reached, type Verdict } from "../core/verdict.ts";
 import type { CheckFinding } from "./findings.ts";
-import type { HookCapture, PermissionPlan, SettingSource, Step as RawStep } from "../harness/plan.ts";
+import type { HookCapture, McpServerPlan, PermissionPlan, SettingSource, Step as RawStep } from "../harness/plan.ts";
 import type { Recordings } from "../harness/recordings.ts";
 import type { MockScriptInput } from "../mock-api/script.ts";
 import { API_FINDINGS, type ApiFindingId } from "../checker/api-conformance.ts";
@@ -102,6 +102,8 @@ export interface ScenarioDefinition<P extends ParamsSchema, F extends string, S 
   mockScript(params: z.output<P>): MockScriptInput;
   /** Hook events to record and hooks that answer; a function when the parameters decide. */
   hooks?: HooksDeclaration | ((params: z.output<P>) => HooksDeclaration);
+  /** MCP servers every session gets with `--mcp-config`, made with `mcpServer(name, { tools, startupDelayMs })`; a function when the parameters decide. */
+  mcpServers?: readonly McpServerPlan[] | ((params: z.output<P>) => readonly McpServerPlan[]);
   /** What the driver does, in order; nested lists are fine. `context` tells the driver of the run. */
   steps(params: z.output<P>, context: StepContext): Steps<NoInfer<S>>;
   /** The drivers the steps are written for, the first being the default; derived from the steps when absent. */
@@ -127,6 +129,8 @@ export interface Scenario<P extends ParamsSchema = ParamsSchema, F extends strin
   mockScript(params: z.output<P>): MockScriptInput;
   /** The hooks the harness registers for these parameters. */
   hooks(params: z.output<P>): HookCapture | undefined;
+  /** The MCP servers the sessions get for these parameters (none: an empty list). */
+  mcpServers(params: z.output<P>): McpServerPlan[];
   /** The harness's steps, flattened. `context` is absent where steps are read without a run: headless is meant. */
   steps(params: z.output<P>, context?: StepContext): RawStep[];
   drivers?: readonly Driver[];
@@ -177,6 +181,7 @@ const definitionShape = z.object({
       z.function(),
     ])
     .optional(),
+  mcpServers: z.union([z.array(z.object({ name: z.string().regex(/^[A-Za-z0-9_-]+$/, "letters, digits, _ and -"), tools: z.array(z.string()), startupDelayMs: z.number().int().nonnegative() }), { error: () => "expected a list of mcpServer(name, { tools, startupDelayMs })" }), z.function()]).optional(),
   permissions: z.union([z.literal("bypass"), z.object({ mode: z.enum(["default", "acceptEdits", "dontAsk", "plan"]), allow: z.array(z.string()).optional(), deny: z.array(z.string()).optional() })]).optional(),
   settingSources: z.array(z.enum(["user", "project", "local"])).min(1).optional(),
   passEnv: z.array(z.string()).optional(),
@@ -285,6 +290,7 @@ export function defineScenario<P extends ParamsSchema = z.ZodObject<{}, z.core.$
     findings: definition.findings,
     mockScript: (p) => definition.mockScript(p),
     hooks: (p) => hookCapture(typeof hooks === "function" ? hooks(p) : hooks),
+    mcpServers: (p) => [...(typeof definition.mcpServers === "function" ? definition.mcpServers(p) : (definition.mcpServers ?? []))],
     ...(definition.permissions ? { permissions: definition.permissions } : {}),
     ...(definition.settingSources ? { settingSources: definition.settingSources } : {}),
     ...(definition.passEnv ? { passEnv: definition.passEnv } : {}),

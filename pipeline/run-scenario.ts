@@ -105,6 +105,7 @@ export async function runAndCheck(run: ScenarioRun): Promise<CheckedRun> {
     script: scenario.mockScript(params),
     steps: scenario.steps(params, { driver }),
     hooks: scenario.hooks(params),
+    mcpServers: scenario.mcpServers(params),
     passEnv: scenario.passEnv,
     permissions: scenario.permissions,
     settingSources: scenario.settingSources,

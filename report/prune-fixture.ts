@@ -31,6 +31,7 @@ export function copyRun(runDir: string, outDir: string, options: CopyOptions): P
   // Only what is copied is searched: iso/ and transcripts/ can be large.
   const sources = [from.runJson, from.outboundLog, from.hooksLog, from.workdirAtEnd, path.join(from.mockLog, REQUEST_INDEX_FILE)];
   if (fs.existsSync(from.hooksDir)) sources.push(...walk(from.hooksDir));
+  if (fs.existsSync(from.mcpLogDir)) sources.push(...walk(from.mcpLogDir));
   for (const label of fs.existsSync(from.sessionsDir) ? fs.readdirSync(from.sessionsDir) : []) {
     const session = sessionLayout(from, label);
     sources.push(session.sessionJson, session.stdout, session.stdin, session.workdir, path.join(session.dir, "terminal.jsonl"));
@@ -60,6 +61,8 @@ export function copyRun(runDir: string, outDir: string, options: CopyOptions): P
     copy(from.hooksLog, to.hooksLog);
     copy(from.hooksDir, to.hooksDir);
     copy(from.outboundLog, to.outboundLog);
+    // What the MCP fixture servers logged (mcpEventsOf); not the --mcp-config file, which names this machine's node.
+    copy(from.mcpLogDir, to.mcpLogDir);
     // The working directory's snapshots: what fileOf reads (a sentinel file a hook should have kept from being written).
     copy(from.workdirAtEnd, to.workdirAtEnd);
     for (const label of fs.existsSync(from.sessionsDir) ? fs.readdirSync(from.sessionsDir) : []) {

@@ -23,6 +23,8 @@ import hookDecisionEnforced from "./hook-decision-enforced.ts";
 import maxTurnsCount from "./max-turns-count.ts";
 import stopHookLoop from "./stop-hook-loop.ts";
 import subagentBackgroundTaskNotified from "./subagent-background-task-notified.ts";
+import mcpToolsFirstTurn from "./mcp-tools-first-turn.ts";
+import nestedSubagentReplyRouted from "./nested-subagent-reply-routed.ts";
 import type { Scenario } from "../kit/scenario.ts";
 
 export const SCENARIOS: Scenario[] = [
@@ -36,6 +38,8 @@ export const SCENARIOS: Scenario[] = [
   stopHookLoop,
   maxTurnsCount,
   subagentBackgroundTaskNotified,
+  mcpToolsFirstTurn,
+  nestedSubagentReplyRouted,
   continueLatest,
   resumeHistoryLost,
   resumePointsAtNothing,
