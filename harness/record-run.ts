@@ -189,6 +189,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     plan.timeoutMs,
   );
   let pointReachedAt: number | null = null;
+  let timedOut = false;
   let unexpected: unknown;
   let unwritten: string | undefined;
 
@@ -237,7 +238,10 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
       try {
         const { outcome, detail } = await executeStep(ctx, step);
         record.steps.push({ index, kind: step.kind, label, startedAt: stepStart, endedAt: clockNow(), outcome, detail });
-        if (outcome === "timeout") break;
+        if (outcome === "timeout") {
+          timedOut = true;
+          break;
+        }
       } catch (thrown) {
         const error = blameCondition(thrown, plan.scenario, index, step);
         record.steps.push({ index, kind: step.kind, label, startedAt: stepStart, endedAt: clockNow(), outcome: "error", detail: error.message });
@@ -246,6 +250,9 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
         tolerateDiskFault(() => writeRunRecord(layout.runJson, record), layout.root, diskFault);
       }
     }
+    // A scenario without a wait (`-p` turns run to their exit) reaches its point when its last step is done: the
+    // bench's floor is then every session's own time, start to exit.
+    if (pointReachedAt === null && !timedOut) pointReachedAt = clockNow();
   } catch (error) {
     // A bug of ccrepro's own is still a harness error for this run; the caller sees its stack too.
     if (isDiskFault(error)) record.harnessError ??= describeDiskFault(error, layout.root);

@@ -15,5 +15,10 @@ describe(SCENARIO, { timeout: E2E_TIMEOUT_MS }, () => {
     expect(run.record.harnessError).toBeNull();
     expect(run.record.result?.verdict, verdictMessage(run)).toBe("GREEN");
     expect(run.record.result?.notes[0]).toContain(`${maxTurns} main requests; result error_max_turns is_error=true num_turns=${maxTurns + 1}`);
+    // A scenario of `-p` turns alone, with no wait, reaches its point when its last turn exits: the bench's floor is
+    // that time, and no more than the run's whole wall.
+    expect(run.record.floorMs).not.toBeNull();
+    expect(run.record.floorMs!).toBeGreaterThan(0);
+    expect(run.record.floorMs!).toBeLessThanOrEqual(run.record.wallMs!);
   });
 });
