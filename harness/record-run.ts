@@ -22,7 +22,7 @@ import { startWatchdog } from "./watchdog.ts";
 import { sha256File } from "../releases/binary-info.ts";
 import { abortOnUncaught, describeDiskFault, isDiskFault, tolerateDiskFault } from "./record-faults.ts";
 import { runLayout, type RunLayout } from "./run-layout.ts";
-import { writeRunRecord, type RunRecord } from "./run-record.ts";
+import { RUN_FORMAT, writeRunRecord, type RunRecord } from "./run-record.ts";
 import { StepFailure, type RunContext } from "./run-context.ts";
 import type { RunPlan, ScenarioSource, Step } from "./plan.ts";
 import type { SdkInstall, SdkSession } from "./sdk-session.ts";
@@ -131,10 +131,10 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
   if (mcpServers.length > 0) sessionSettings.settings.mcpConfig = layout.mcpConfig;
 
   const record: RunRecord = {
-    format: 1,
+    format: RUN_FORMAT,
     id,
     scenario: plan.scenario,
-    ...(plan.source ? { source: recordSource(layout, plan.source) } : {}),
+    source: recordSource(layout, plan.source ?? { kind: "builtin", name: plan.scenario }),
     params: plan.params,
     claude: binaryRecord(claude, probe, options.requested),
     driver: options.driverLabel ?? plan.driver ?? "headless",

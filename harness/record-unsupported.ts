@@ -8,7 +8,7 @@ import type { ResolvedClaude } from "../releases/resolve.ts";
 import type { RunPlan } from "./plan.ts";
 import { binaryRecord, recordSource, runDirName } from "./record-run.ts";
 import { runLayout } from "./run-layout.ts";
-import { writeRunRecord, type RunRecord } from "./run-record.ts";
+import { RUN_FORMAT, writeRunRecord, type RunRecord } from "./run-record.ts";
 
 export interface UnsupportedRun {
   plan: Pick<RunPlan, "scenario" | "params" | "source" | "driver">;
@@ -28,12 +28,12 @@ export function recordUnsupportedRun(run: UnsupportedRun): { runDir: string; rec
   const layout = runLayout(path.resolve(run.runsDir, runDirName(plan.scenario, claude.version ?? probe.reportedVersion ?? "local", id)));
   fs.mkdirSync(layout.root, { recursive: true });
   const record: RunRecord = {
-    format: 1,
+    format: RUN_FORMAT,
     id,
     scenario: plan.scenario,
     params: plan.params,
     // A file scenario's source is kept even when it did not run, so `ccrepro check` can judge the directory alone.
-    ...(plan.source ? { source: recordSource(layout, plan.source) } : {}),
+    source: recordSource(layout, plan.source ?? { kind: "builtin", name: plan.scenario }),
     driver: plan.driver ?? null,
     sdk: null,
     claude: binaryRecord(claude, probe, run.requested),

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { readInside } from "./run-files.ts";
 import { z } from "zod";
+import { UserError } from "../core/errors.ts";
 import { checkResultSchema, type CheckResult } from "../core/verdict.ts";
 
 export const stepRecordSchema = z.object({
@@ -16,19 +17,21 @@ export const stepRecordSchema = z.object({
 });
 export type StepRecord = z.infer<typeof stepRecordSchema>;
 
+// The run.json format this ccrepro writes. Older ones are migrated when read, in migrateRunRecord and nowhere else.
+export const RUN_FORMAT = 2;
+
 export const runRecordSchema = z.object({
-  format: z.literal(1),
+  format: z.literal(RUN_FORMAT),
   id: z.string(),
   scenario: z.string(),
-  // Where the scenario came from; absent in runs recorded before it was kept (built-ins, named by `scenario`).
+  // Where the scenario came from: a built-in by name, or a file copied into the run directory.
   source: z
     .discriminatedUnion("kind", [
       z.object({ kind: z.literal("builtin"), name: z.string() }),
       // `copy`: the file's source as it ran, relative to the run directory.
       // `data`: the files it read while loading (a recording beside it), copied at the same place beside the copy.
       z.object({ kind: z.literal("file"), path: z.string(), sha256: z.string(), copy: z.string(), data: z.array(z.object({ copy: z.string(), sha256: z.string() })).optional() }),
-    ])
-    .optional(),
+    ]),
   params: z.record(z.string(), z.unknown()),
   claude: z.object({
     // What the user asked for: a version word or a path.
@@ -140,5 +143,18 @@ export function recordVerdict(file: string, result: CheckResult, checkMs: number
 
 export function readRunRecord(file: string): RunRecord {
   // run.json itself must not be a link out of its run directory.
-  return runRecordSchema.parse(JSON.parse(readInside(path.dirname(file), file, "utf8")));
+  return runRecordSchema.parse(migrateRunRecord(JSON.parse(readInside(path.dirname(file), file, "utf8")), file));
+}
+
+// Format 1 (before 2026-12-02) let `source` be absent for a built-in named by `scenario`; format 2 always says.
+// A format newer than this ccrepro's is refused: guessing at its fields could judge a run wrongly.
+export function migrateRunRecord(raw: unknown, file: string): unknown {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return raw;
+  const record = raw as Record<string, unknown>;
+  const format = record["format"];
+  if (typeof format === "number" && Number.isInteger(format) && format > RUN_FORMAT) {
+    throw new UserError(`${file} is run.json format ${format}, newer than this ccrepro reads (${RUN_FORMAT}): judge it with the ccrepro that recorded it, or a newer one`, "BAD_RUN_DIR");
+  }
+  if (format !== 1) return raw;
+  return { ...record, format: 2, source: record["source"] ?? { kind: "builtin", name: record["scenario"] } };
 }

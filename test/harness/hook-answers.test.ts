@@ -10,7 +10,7 @@ import { chooseSessionSettings, choosePermissions, headlessArgs, interactiveArgs
 import type { HookAnswerRule } from "../../harness/plan.ts";
 import { hookIndexSchema, loadHooks } from "../../harness/recordings.ts";
 import { hookAnswerLayout, projectSettingsFile, runLayout, userSettingsFile, type RunLayout } from "../../harness/run-layout.ts";
-import { runRecordSchema } from "../../harness/run-record.ts";
+import { readRunRecord } from "../../harness/run-record.ts";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-hook-answers-"));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -220,7 +220,7 @@ describe("records that old and new runs both read", () => {
     expect(dirs.length).toBeGreaterThan(5);
     let older = 0;
     for (const name of dirs) {
-      const record = runRecordSchema.parse(JSON.parse(fs.readFileSync(path.join(fixtures, name, "run.json"), "utf8")));
+      const record = readRunRecord(path.join(fixtures, name, "run.json"));
       // Fixtures recorded since hooks could answer carry the settings block; the older ones parse without it.
       if (record.settings === undefined) older += 1;
     }

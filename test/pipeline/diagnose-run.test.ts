@@ -22,7 +22,7 @@ function stalledRun(): { dir: string; record: RunRecord } {
   fs.writeFileSync(s1.stderr, "error: unknown option '--input-format'\n(Did you mean --output-format?)\n");
   fs.writeFileSync(s1.sessionJson, JSON.stringify({ stoppedBy: [] }));
   const record: RunRecord = {
-    format: 1, id: "x", scenario: "resume-orphaned-background-task", params: {},
+    format: 2, id: "x", scenario: "resume-orphaned-background-task", source: { kind: "builtin", name: "resume-orphaned-background-task" }, params: {},
     claude: { requested: "1.0.72", era: "js", reportedVersion: "1.0.72", executable: "cli.js", command: "node", args: [], sha256: "0" },
     mock: { url: "http://127.0.0.1:40123", script: null }, hookEvents: [], startedAt: "", endedAt: "", wallMs: 1, floorMs: null,
     steps: [], sessions: [{ label: "s1", pid: 1, sessionId: null, exitCode: 1, signal: null }],
