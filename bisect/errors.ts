@@ -1,5 +1,5 @@
 // Every expected way a bisection cannot give an answer, as one error class the CLI catches in one place.
-import { UserError } from "../core/errors.ts";
+import { UserError, type ErrorCode } from "../core/errors.ts";
 import { describeSkip } from "./format.ts";
 import type { Endpoint, RunSkipReason, SkippedVersion, BisectStep, BisectStop } from "./types.ts";
 
@@ -52,6 +52,14 @@ function describe(detail: BisectErrorDetail): string {
   }
 }
 
+const BISECT_CODES = {
+  "bad-input": "BISECT_BAD_INPUT",
+  "same-outcome": "BISECT_SAME_OUTCOME",
+  "endpoint-broken": "BISECT_ENDPOINT_BROKEN",
+  interrupted: "BISECT_INTERRUPTED",
+  "budget-spent": "BISECT_BUDGET_SPENT",
+} as const satisfies Record<BisectErrorDetail["kind"], ErrorCode>;
+
 export class BisectError extends UserError {
   override readonly name = "BisectError";
 
@@ -59,7 +67,6 @@ export class BisectError extends UserError {
     readonly detail: BisectErrorDetail,
     options?: { cause?: unknown },
   ) {
-    super(describe(detail), `BISECT_${detail.kind.toUpperCase().replaceAll("-", "_")}`);
-    if (options?.cause !== undefined) this.cause = options.cause;
+    super(describe(detail), BISECT_CODES[detail.kind], options);
   }
 }

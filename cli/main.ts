@@ -3,7 +3,7 @@
 // listing the build wrote from every command's own definition, so it loads none of them.
 import fs from "node:fs";
 import { Command, CommanderError } from "commander";
-import { UserError } from "../core/errors.ts";
+import { describeUserError, UserError } from "../core/errors.ts";
 import { markPhase } from "../core/phases.ts";
 import { createCliContext, type CliContext } from "./context.ts";
 
@@ -91,9 +91,10 @@ export async function main(argv: string[]): Promise<number> {
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError && error.exitCode === 0) return 0;
-    if (error instanceof UserError) ctx.note(`ccrepro: ${error.message}`);
-    // A bug of ccrepro's: its stack is what a maintainer needs.
-    else if (!(error instanceof CommanderError)) ctx.note(`ccrepro: unexpected failure\n${(error as Error).stack ?? String(error)}`);
-    return wantsGitBisectCodes(argv) ? gitBisectExit(error) : EXIT_USER_ERROR;
+    // Commander printed its own usage error; anything else is a UserError's message and hint, or a bug's stack.
+    if (error instanceof CommanderError) return wantsGitBisectCodes(argv) ? gitBisectExit(error) : EXIT_USER_ERROR;
+    const described = describeUserError(error);
+    for (const line of described.lines) ctx.note(line);
+    return wantsGitBisectCodes(argv) ? gitBisectExit(error) : described.exitCode;
   }
 }

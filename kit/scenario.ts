@@ -2,6 +2,7 @@
 // check. defineScenario() turns what an author writes into the one shape the pipeline runs, applying the verdict rules
 // to what the check found, so no scenario file judges.
 import { z } from "zod";
+import { UserError } from "../core/errors.ts";
 import { checkResultSchema, findingSchema, judge, type CheckResult, type Reached, type Verdict } from "../core/verdict.ts";
 import type { CheckFinding } from "./findings.ts";
 import type { HookCapture, McpServerPlan, PermissionPlan, SettingSource, Step as RawStep } from "../harness/plan.ts";
@@ -191,14 +192,14 @@ const definitionShape = z.object({
   needs: z.union([z.array(z.enum(CAPABILITIES).or(z.string().regex(/^hook:[A-Za-z]+$/, "a capability or hook:EventName"))), z.function()]).optional(),
 });
 
-/** A scenario definition that is wrong: every problem, each naming its field. */
-export class ScenarioDefinitionError extends Error {
+/** A scenario definition that is wrong: every problem, each naming its field; `hint` (and `fix`) say what to do. */
+export class ScenarioDefinitionError extends UserError {
   constructor(
     readonly problems: string[],
     /** What to do about them. */
     readonly fix = "Fix those fields and run again",
   ) {
-    super(problems.join("; "));
+    super(problems.join("; "), "BAD_SCENARIO_FILE", { hint: fix });
     this.name = "ScenarioDefinitionError";
   }
 }

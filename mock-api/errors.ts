@@ -11,7 +11,6 @@ export class MockApiError extends UserError {
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, code);
-    if (options?.cause !== undefined) this.cause = options.cause;
+    super(message, code, options);
   }
 }
