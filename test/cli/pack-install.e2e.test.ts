@@ -13,8 +13,10 @@ const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const EXAMPLE = path.join(ROOT, "examples", "templates", "headless.ts");
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const VERSION = "2.1.332";
-// What the tarball is built from; everything else (tests, fixtures, runs) stays out of the copy.
-const PACKED = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "bin", "scripts", "core", "releases", "mock-api", "harness", "checker", "kit", "scenarios", "pipeline", "bisect", "nightly", "sweep", "report", "cli", "examples"];
+// What the tarball is built from: the folders the build compiles (tsconfig.build.json names them, so a new floor is
+// packed too) and what the build reads besides; everything else (tests, fixtures, runs) stays out of the copy.
+const BUILT = (JSON.parse(fs.readFileSync(path.join(ROOT, "tsconfig.build.json"), "utf8")) as { include: string[] }).include;
+const PACKED = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "bin", "scripts", "examples", ...BUILT];
 
 describe("npm pack, installed where a user keeps scenarios", { timeout: 600_000 }, () => {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-pack-"));
