@@ -86,7 +86,23 @@ export default defineScenario({
     const kept = id === null ? "none holds it" : id === newer ? "the second's" : id === older ? "the first's" : "a new one";
     return { reached: reached(), findings, notes: [`${ids}; the typed prompt's transcript ${id ?? "-"} (${kept})`] };
   },
-  known: [],
+  // `ccrepro bisect continue-latest-interactive --old 2.1.80 --new 2.1.90`, then `ccrepro run continue-latest-interactive
+  // --claude V --repeat 5` for V in 2.1.89 and 2.1.90; the others one run each, 3 on 2.1.332 with earlier=terminal (2026-12-02).
+  known: [
+    { versions: "1.0.128 || 2.1.80 || 2.1.85 || 2.1.87 || 2.1.88 || 2.1.89", verdict: "GREEN", note: "measured (2.1.89 5 of 5): the UI continues the second -p session, the typed prompt lands in its transcript" },
+    {
+      versions: "2.1.90 || 2.1.100 || 2.1.101 || 2.1.112 || 2.1.278 || 2.1.332",
+      verdict: "RED",
+      finding: "continued-nothing",
+      note: "bisected (first RED 2.1.90; 2.1.90 5 of 5): the UI exits 1 before its prompt, no request; `-p --continue` was fixed in 2.1.101, the UI's never was",
+    },
+    {
+      versions: "2.1.89 || 2.1.90 || 2.1.113 || 2.1.278 || 2.1.332",
+      params: { earlier: "terminal" },
+      verdict: "GREEN",
+      note: "measured (2.1.332 4 of 4): after two interactive sessions the UI continues the second, in its transcript, with its turn in the request",
+    },
+  ],
   needs: ["resume"],
   timeoutMs: 240_000,
 });
