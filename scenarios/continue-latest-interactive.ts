@@ -87,7 +87,7 @@ export default defineScenario({
     return { reached: reached(), findings, notes: [`${ids}; the typed prompt's transcript ${id ?? "-"} (${kept})`] };
   },
   // `ccrepro bisect continue-latest-interactive --old 2.1.80 --new 2.1.90`, then `ccrepro run continue-latest-interactive
-  // --claude V --repeat 5` for V in 2.1.89 and 2.1.90; the others one run each, 3 on 2.1.332 with earlier=terminal (2026-12-02).
+  // --claude V --repeat 5` for V in 2.1.89 and 2.1.90; the others one run each, 4 on 2.1.332 each way (2026-12-02).
   known: [
     { versions: "1.0.128 || 2.1.80 || 2.1.85 || 2.1.87 || 2.1.88 || 2.1.89", verdict: "GREEN", note: "measured (2.1.89 5 of 5): the UI continues the second -p session, the typed prompt lands in its transcript" },
     {
