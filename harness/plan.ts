@@ -39,7 +39,7 @@ export type Step =
   // A deliberate pause the scenario asks for (e.g. a prompt delay parameter). Never used to wait for an event.
   | { kind: "pause"; label: string; ms: number }
   // Start the interactive UI in a pseudo-terminal (cols × rows) and wait for its prompt; a dialog fails the run.
-  | { kind: "terminal"; session: string; extraArgs?: string[]; cols?: number; rows?: number }
+  | { kind: "terminal"; session: string; extraArgs?: string[]; cols?: number; rows?: number; onEarlyExit?: "check" }
   // Type text into the UI as one chunk, like a paste; keys such as Enter are pressed with "press".
   | { kind: "type"; session: string; text: string }
   | { kind: "press"; session: string; keys: TerminalKey[] }

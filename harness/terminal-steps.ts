@@ -118,6 +118,11 @@ async function startTerminal(ctx: RunContext, step: Extract<Step, { kind: "termi
   if (outcome === "aborted") throw ctx.abort.reason as Error;
   const shot = await capture(ctx, step.session, "start");
   const screen = started.screen();
+  // The run stops here like a wait that ran out ("timeout" ends the steps, the check still runs): what the UI did
+  // before exiting is in the recordings.
+  if (!started.running && step.onEarlyExit === "check") {
+    return { outcome: "timeout", detail: `the UI exited before showing its prompt (exit ${started.process.exitCode ?? "-"}, signal ${started.process.signal ?? "-"}): the remaining steps are skipped, ${shot}` };
+  }
   if (!started.running) throw new StepFailure(withScreen(`the UI exited before showing its prompt (exit ${started.process.exitCode ?? "-"}, signal ${started.process.signal ?? "-"})`, screen));
   if (dialogShown(screen)) throw new StepFailure(withScreen("the UI opened a dialog instead of its prompt: the pre-seeded config misses a setting this release asks for", screen));
   if (outcome === "timeout") throw new StepFailure(withScreen(`the UI showed no prompt within ${READY_TIMEOUT_MS} ms`, screen));

@@ -216,6 +216,11 @@ export interface TerminalOptions {
   args?: readonly string[];
   cols?: number;
   rows?: number;
+  /**
+   * What a UI that exits before showing its prompt means: "fail" (the default: the step fails, ERROR) or "check" (the
+   * remaining steps are skipped and the check judges the run, e.g. `--continue` that finds nothing to continue).
+   */
+  onEarlyExit?: "fail" | "check";
 }
 
 /**
@@ -230,6 +235,7 @@ export function terminal<S extends string>(s: Session<S>, options: TerminalOptio
     ...(options.args?.length ? { extraArgs: [...options.args] } : {}),
     ...(options.cols ? { cols: options.cols } : {}),
     ...(options.rows ? { rows: options.rows } : {}),
+    ...(options.onEarlyExit === "check" ? { onEarlyExit: "check" as const } : {}),
   });
 }
 

@@ -12,6 +12,7 @@ import compactResume from "./compact-resume.ts";
 import compactTwice from "./compact-twice.ts";
 import compactFailed from "./compact-failed.ts";
 import continueLatest from "./continue-latest.ts";
+import continueLatestInteractive from "./continue-latest-interactive.ts";
 import hookTaskNotificationPrompt from "./hook-task-notification-prompt.ts";
 import interruptMidToolResume from "./interrupt-mid-tool-resume.ts";
 import printResumeCacheReuse from "./print-resume-cache-reuse.ts";
@@ -41,6 +42,7 @@ export const SCENARIOS: Scenario[] = [
   mcpToolsFirstTurn,
   nestedSubagentReplyRouted,
   continueLatest,
+  continueLatestInteractive,
   resumeHistoryLost,
   resumePointsAtNothing,
   compactResume,

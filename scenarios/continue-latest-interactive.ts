@@ -1,0 +1,108 @@
+// The interactive UI's `claude --continue`, after two `-p` sessions in one project, must carry on the newer one.
+import { allOf, conversation, defineScenario, press, print, quietFor, requestsMade, screenWait, session, terminal, text, type, wait, z, type Session } from "../kit/index.ts";
+import { finding, notReached, reached, requestsOf, sessionOf, transcriptsOf, type CheckFinding, type Recordings } from "../kit/checkers.ts";
+
+const [first, second, ui] = [session("first"), session("second"), session("ui")];
+const FIRST = "CCREPRO_UICONT_FIRST_5K";
+const SECOND = "CCREPRO_UICONT_SECOND_5K";
+// The typed prompt's own marker: a request whose first user message is this prompt continued nothing.
+const THIRD = "CCREPRO_UICONT_THIRD_5K";
+const CONVERSATIONS = ["first", "second", "fresh"];
+
+const params = z.strictObject({
+  // How the two earlier sessions ran: `claude -p` (the class as reported), or the interactive UI, each ended by /exit.
+  earlier: z.enum(["print", "terminal"]).default("print"),
+});
+type Params = z.output<typeof params>;
+
+// One earlier session in the UI: its prompt, its answer, then /exit.
+const earlierInUi = <S extends string>(s: Session<S>, prompt: string) => [
+  terminal(s),
+  type(s, prompt),
+  press(s, "enter"),
+  wait(`${s.name}'s prompt is answered`, requestsMade(1, { session: s })),
+  type(s, "/exit"),
+  press(s, "enter"),
+  screenWait(s, `${s.name} exited`, ({ exited }) => exited, { timeout: 20_000, onTimeout: "error" }),
+];
+
+// The session id of an earlier session: the transcript its marker was written to.
+const transcriptWith = (rec: Recordings, marker: string) => transcriptsOf(rec).find((t) => t.rows.some((row) => row.type === "user" && row.text.includes(marker)))?.sessionId ?? null;
+
+// The UI's first main-loop request, once answered (side requests such as titles belong to no conversation).
+const askedOf = (rec: Recordings) => requestsOf(rec, { session: ui }).find((r) => CONVERSATIONS.includes(r.stream ?? "") && rec.responseEnds.has(r.seq));
+
+export default defineScenario({
+  name: "continue-latest-interactive",
+  summary: "The interactive UI's `claude --continue` continues the most recent conversation of the project, with its history.",
+  source:
+    "anthropics/claude-code#82536 (interactive `claude --continue`: \"No conversation found to continue\", reported on 2.1.278), " +
+    "#43013, #85657, #86092, #28463: --continue picks the wrong session, or none.",
+  link: "https://github.com/anthropics/claude-code/issues/82536",
+  findings: ["continued-nothing", "continued-wrong-session", "history-missing"],
+  sessions: [first, second, ui],
+  mockScript: () =>
+    conversation({
+      first: { marker: FIRST, replies: [text("one")] },
+      second: { marker: SECOND, replies: [text("two")], then: text("three") },
+      fresh: { marker: THIRD, replies: [text("three, from nothing")] },
+    }),
+  params,
+  steps: (p: Params) => [
+    p.earlier === "print" ? [print(first, `${FIRST} say one`), print(second, `${SECOND} say two`)] : [earlierInUi(first, `${FIRST} say one`), earlierInUi(second, `${SECOND} say two`)],
+    // A UI that finds nothing to continue exits at once: the check judges that from the recordings.
+    terminal(ui, { args: ["--continue"], onEarlyExit: "check" }),
+    type(ui, `${THIRD} and now say three`),
+    press(ui, "enter"),
+    // Quiet after the answer, so the UI has written the prompt's transcript row before the run ends it.
+    wait("the UI's first main-loop request is answered", allOf((rec) => askedOf(rec) !== undefined, quietFor(2_000)), { timeout: 60_000 }),
+  ],
+  check(rec) {
+    const [older, newer] = [transcriptWith(rec, FIRST), transcriptWith(rec, SECOND)];
+    if (!older || !newer) return { reached: notReached("an earlier session left no transcript holding its prompt"), findings: [] };
+    const process = sessionOf(rec, ui)?.process;
+    const asked = askedOf(rec);
+    const ids = `session ids: first ${older}, second ${newer}`;
+    if (!asked && process && process.endedAt !== null && process.exitCode !== 0 && requestsOf(rec, { session: ui }).length === 0) {
+      const where = `the UI (pid ${process.pid ?? "-"}) exited ${process.exitCode ?? "-"} before its prompt`;
+      return {
+        reached: reached(),
+        findings: [finding({ id: "continued-nothing", title: "--continue found no conversation to continue and the UI exited, while both earlier transcripts are on disk", where })],
+        notes: [ids],
+      };
+    }
+    if (!asked) return { reached: notReached("the UI sent no main-loop request for the typed prompt"), findings: [] };
+    // The transcript the typed prompt was written to: the second's when continued in place, another when not.
+    const id = transcriptWith(rec, THIRD);
+    const where = `request #${asked.seq} (transcript ${id ?? "none"})`;
+    const findings: CheckFinding[] = [];
+    if (asked.stream === "fresh") {
+      findings.push(finding({ id: "continued-nothing", title: `--continue started a new conversation: its first request holds only the typed prompt, not "${SECOND} say two"`, where }));
+    } else if (asked.stream === "first") {
+      findings.push(finding({ id: "continued-wrong-session", title: `--continue carried on the older conversation (${older}), not the most recent one (${newer})`, where }));
+    } else if (asked.messages.length < 3) {
+      findings.push(finding({ id: "history-missing", title: `the continued request has ${asked.messages.length} messages, not the earlier turn and the typed prompt`, where }));
+    }
+    const kept = id === null ? "none holds it" : id === newer ? "the second's" : id === older ? "the first's" : "a new one";
+    return { reached: reached(), findings, notes: [`${ids}; the typed prompt's transcript ${id ?? "-"} (${kept})`] };
+  },
+  // `ccrepro bisect continue-latest-interactive --old 2.1.80 --new 2.1.90`, then `ccrepro run continue-latest-interactive
+  // --claude V --repeat 5` for V in 2.1.89 and 2.1.90; the others one run each, 4 on 2.1.332 each way (2026-12-02).
+  known: [
+    { versions: "1.0.128 || 2.1.80 || 2.1.85 || 2.1.87 || 2.1.88 || 2.1.89", verdict: "GREEN", note: "measured (2.1.89 5 of 5): the UI continues the second -p session, the typed prompt lands in its transcript" },
+    {
+      versions: "2.1.90 || 2.1.100 || 2.1.101 || 2.1.112 || 2.1.278 || 2.1.332",
+      verdict: "RED",
+      finding: "continued-nothing",
+      note: "bisected (first RED 2.1.90; 2.1.90 5 of 5): the UI exits 1 before its prompt, no request; `-p --continue` was fixed in 2.1.101, the UI's never was",
+    },
+    {
+      versions: "2.1.89 || 2.1.90 || 2.1.113 || 2.1.278 || 2.1.332",
+      params: { earlier: "terminal" },
+      verdict: "GREEN",
+      note: "measured (2.1.332 4 of 4): after two interactive sessions the UI continues the second, in its transcript, with its turn in the request",
+    },
+  ],
+  needs: ["resume"],
+  timeoutMs: 240_000,
+});
