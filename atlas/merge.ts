@@ -7,7 +7,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { UserError } from "../core/errors.ts";
 import { ATLAS_FILE, ATLAS_RUNS_DIR, answers, readAtlasFile, sameVariant, writeAtlasFile, type AtlasCell, type AtlasEntry, type AtlasFile } from "./atlas-file.ts";
-import { withCells } from "./run-atlas.ts";
+import type { Driver } from "../kit/scenario.ts";
+import { loadScenario } from "../pipeline/scenario-source.ts";
+import type { ReleaseRunner } from "../pipeline/run-scenario.ts";
+import { runAtlas, withCells, type AtlasEvent } from "./run-atlas.ts";
 
 const byRelease = (a: string, b: string) => a.localeCompare(b, "en", { numeric: true });
 const variantName = (e: AtlasEntry) => `${e.scenario} ${JSON.stringify(e.params)} (${e.driver}${e.sdk ? ` ${e.sdk}` : ""})`;
@@ -81,4 +84,38 @@ export function mergeAtlases(dirs: readonly string[], outDir: string): AtlasFile
 // A shard that did not finish (interrupted, a sample left) leaves the merged entry incomplete too.
 function shardsComplete(shards: readonly { file: AtlasFile }[], entry: AtlasEntry): boolean {
   return shards.every(({ file }) => file.entries.filter((e) => sameVariant(e, entry)).every((e) => e.complete));
+}
+
+export interface ResolveOptions {
+  outDir: string;
+  signal?: AbortSignal;
+  onEvent?: (event: AtlasEvent) => void;
+  // Injected by tests; the real one installs releases.
+  runner?: ReleaseRunner;
+}
+
+// `--resolve`: the merged atlas resumed entry by entry (each with its own range, stride, repeat and driver), so only
+// the open boundaries are bisected (and gaps wider than the stride sampled); the shards' cells are kept.
+export async function resolveMerged(file: AtlasFile, options: ResolveOptions): Promise<{ file: AtlasFile; runs: number; reused: number; interrupted: boolean }> {
+  let result = { file, runs: 0, reused: 0, interrupted: false };
+  for (const entry of file.entries.filter((e) => !e.complete)) {
+    const scenario = await loadScenario(entry.scenario);
+    const drive = { driver: entry.driver as Driver, ...(entry.sdk ? { sdk: entry.sdk } : {}) };
+    const outcome = await runAtlas({
+      subjects: [{ scenario, params: entry.params }],
+      drive,
+      versions: entry.versions,
+      stride: entry.stride,
+      verify: 0,
+      repeat: entry.repeat,
+      outDir: options.outDir,
+      reuse: [],
+      ...(options.runner ? { runner: options.runner } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    });
+    result = { file: outcome.file, runs: result.runs + outcome.runs, reused: result.reused + outcome.reused, interrupted: outcome.interrupted };
+    if (outcome.interrupted) break;
+  }
+  return result;
 }

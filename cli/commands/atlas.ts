@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Command } from "commander";
 import { UserError } from "../../core/errors.ts";
 import { runAtlas, type AtlasEvent } from "../../atlas/run-atlas.ts";
-import { mergeAtlases } from "../../atlas/merge.ts";
+import { mergeAtlases, resolveMerged } from "../../atlas/merge.ts";
 import { ATLAS_FILE, type AtlasFile } from "../../atlas/atlas-file.ts";
 import { resolveSweepVersions } from "../../sweep/versions.ts";
 import type { CliContext } from "../context.ts";
@@ -45,19 +45,7 @@ export function registerAtlasCommand(program: Command, ctx: CliContext): void {
         file = mergeAtlases(options.merge, outDir);
         const open = file.entries.filter((e) => !e.complete).length;
         ctx.note(`atlas: merged ${options.merge.length} shard(s) into ${file.entries.length} entr${file.entries.length === 1 ? "y" : "ies"}; ${open} not complete${open && !options.resolve ? " (--resolve bisects what lies between shards)" : ""}`);
-        // Resuming the merged atlas entry by entry: only open boundaries (and gaps wider than the stride) are run.
-        for (const entry of options.resolve ? file.entries.filter((e) => !e.complete) : []) {
-          const scenario = await ctx.scenarioNamed(entry.scenario);
-          const drive = { driver: entry.driver as "headless" | "sdk", ...(entry.sdk ? { sdk: entry.sdk } : {}) };
-          const outcome = await runAtlas({ subjects: [{ scenario, params: entry.params }], drive, versions: entry.versions, stride: entry.stride, verify: 0, repeat: entry.repeat, outDir, reuse: [], signal: ctx.interruptSignal(), onEvent });
-          ({ file } = outcome);
-          runs += outcome.runs;
-          reused += outcome.reused;
-          if (outcome.interrupted) {
-            interrupted = true;
-            break;
-          }
-        }
+        if (options.resolve) ({ file, runs, reused, interrupted } = await resolveMerged(file, { outDir, signal: ctx.interruptSignal(), onEvent }));
       } else {
         if (names.length === 0) throw new UserError("atlas needs scenario names (or --merge DIR…)", "BAD_ARGUMENT");
         if (options.resolve) throw new UserError("--resolve goes with --merge", "BAD_ARGUMENT");

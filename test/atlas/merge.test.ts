@@ -11,7 +11,7 @@ import type { ReleaseRunner } from "../../pipeline/run-scenario.ts";
 import type { InstalledRelease } from "../../releases/release-cache.ts";
 import { findScenario } from "../../scenarios/index.ts";
 import { runAtlas } from "../../atlas/run-atlas.ts";
-import { mergeAtlases } from "../../atlas/merge.ts";
+import { mergeAtlases, resolveMerged } from "../../atlas/merge.ts";
 import { readAtlasFile } from "../../atlas/atlas-file.ts";
 
 const scenario = findScenario("subagent-resume-notification-header")!;
@@ -83,9 +83,9 @@ describe("mergeAtlases", () => {
     expect(merged.complete).toBe(false);
     expect(merged.boundaries.map((x) => `${x.before}→${x.after}`)).toEqual(["2.1.278→2.1.284"]);
     expect(merged.boundaries[0]!.between).toEqual(range(279, 283));
-    // What --resolve does: the merged atlas resumed with its own entry's range and stride.
+    // --resolve: the merged atlas resumed with its own entry's range and stride.
     const { runner, ran } = standIn(out);
-    const outcome = await runAtlas({ subjects: [{ scenario, params: merged.params }], drive: {}, versions: merged.versions, stride: merged.stride, verify: 0, repeat: 1, outDir: out, reuse: [], runner });
+    const outcome = await resolveMerged(readAtlasFile(out), { outDir: out, runner });
     expect(ran.length).toBeGreaterThan(0);
     expect(ran.every((v) => merged.boundaries[0]!.between.includes(v))).toBe(true);
     const resolved = outcome.file.entries[0]!;
