@@ -100,6 +100,11 @@ export function stateOf(cell: Pick<AtlasCell, "verdict" | "red" | "flaky" | "lab
   return cell.flaky ? ["FLAKY", cell.label, ...cell.red].join(" ") : [cell.verdict, ...cell.red].join(" ");
 }
 
+// "2.1.283 → 2.1.284: RED notification-changed → GREEN"
+export function boundaryLine(b: Pick<AtlasBoundary, "before" | "after" | "from" | "to">): string {
+  return `${b.before} → ${b.after}: ${b.from} → ${b.to}`;
+}
+
 // ERROR says nothing about the release (the harness failed): such a cell answers no question and bounds nothing.
 export function answers(cell: Pick<AtlasCell, "verdict">): boolean {
   return cell.verdict !== "ERROR";

@@ -62,6 +62,18 @@ export const nightlyConfigSchema = z.strictObject({
       sdk: z.array(z.string().refine((v) => semver.valid(v) === v, { error: "expected an exact SDK release such as 0.3.197" })).min(1),
     })
     .optional(),
+  // The atlas the nightly extends after its cells and sweeps (atlas/run-atlas.ts): each scenario over `versions`
+  // (a range word resolved every night, so a release published since is in it), into `out`, a directory that
+  // outlives the nightly's own (relative to the current directory). Earlier cells are kept; only what is new runs.
+  atlas: z
+    .strictObject({
+      scenarios: z.array(scenarioEntrySchema).min(1),
+      versions: z.string().min(1, { error: 'expected a semver range such as ">=2.1.240" or a comma list of versions' }),
+      stride: z.int().min(1).max(1000).default(8),
+      repeat: z.int().min(1).max(20).default(1),
+      out: z.string().min(1, { error: "expected the atlas directory, kept from one nightly to the next" }),
+    })
+    .optional(),
 });
 export type NightlyConfig = z.infer<typeof nightlyConfigSchema>;
 
@@ -92,10 +104,10 @@ function checkScenarioParams(source: string, scenario: Scenario, params: Record<
   throw badConfig(source, fieldPath([...at, ...problem.path]), problem.message);
 }
 
+const entryOf = (entry: string | ScenarioEntry): ScenarioEntry => (typeof entry === "string" ? { name: entry, params: {} } : { name: entry.name, params: entry.params });
+
 export function scenarioEntries(config: NightlyConfig): ScenarioEntry[] {
-  return (config.scenarios ?? SCENARIOS.map((s) => s.name)).map((entry) =>
-    typeof entry === "string" ? { name: entry, params: {} } : { name: entry.name, params: entry.params },
-  );
+  return (config.scenarios ?? SCENARIOS.map((s) => s.name)).map(entryOf);
 }
 
 // Schema first, then what the schema cannot know: scenario names, their parameters, duplicates.
@@ -132,7 +144,20 @@ export function parseNightlyConfig(raw: unknown, source: string): NightlyConfig 
     if (!scenario) throw badConfig(source, `sweeps[${i}].scenario`, `unknown scenario "${entry.scenario}" (known: ${known})`);
     entry.params = checkScenarioParams(source, scenario, entry.params, ["sweeps", i, "params"]);
   });
+  if (config.atlas) {
+    atlasEntries(config.atlas).forEach((entry, i) => {
+      const scenario = scenarioByName(entry.name);
+      const at = typeof config.atlas!.scenarios[i] === "string" ? `atlas.scenarios[${i}]` : `atlas.scenarios[${i}].name`;
+      if (!scenario) throw badConfig(source, at, `unknown scenario "${entry.name}" (known: ${known})`);
+      checkScenarioParams(source, scenario, entry.params, ["atlas", "scenarios", i, "params"]);
+    });
+  }
   return config;
+}
+
+// The atlas's scenarios as name and parameters (as the config gave them).
+export function atlasEntries(atlas: NonNullable<NightlyConfig["atlas"]>): ScenarioEntry[] {
+  return atlas.scenarios.map(entryOf);
 }
 
 // Scenario entries (and expectations) given as a path, relative to the config file, are loaded and replaced by the

@@ -6,6 +6,9 @@ import { scenarioByName } from "../pipeline/scenario-source.ts";
 import { runSweep, type SweepEvent } from "../sweep/run-sweep.ts";
 import type { SweepFile } from "../sweep/sweep-file.ts";
 import { resolveSweepVersions } from "../sweep/versions.ts";
+import type { AtlasEvent } from "../atlas/run-atlas.ts";
+import type { AtlasFile } from "../atlas/atlas-file.ts";
+import { extendAtlas, type NightlyAtlasOptions } from "./atlas.ts";
 import { runNightly, type NightlyOptions } from "./run-nightly.ts";
 import type { Summary } from "./summary.ts";
 
@@ -14,13 +17,18 @@ export interface NightlyRunOptions extends NightlyOptions {
   onSweep?: (scenario: string, index: number) => { onEvent: (event: SweepEvent) => void; done: () => void };
   // Called once the matrix's cells are done, before any sweep starts.
   onCellsDone?: () => void;
-  // Said once when a shard leaves the config's sweeps out.
+  // Said once when a shard leaves the config's sweeps (or atlas) out.
   onNote?: (line: string) => void;
+  // The atlas's events, once the sweeps are done; and, for tests, its runner and range resolver.
+  onAtlasEvent?: (event: AtlasEvent) => void;
+  atlas?: Pick<NightlyAtlasOptions, "runner" | "resolveVersions">;
 }
 
 export interface NightlyOutcome {
   summary: Summary;
   sweeps: { file: SweepFile; dir: string }[];
+  // The atlas the config asked for, extended tonight, and its directory (where the site goes).
+  atlas: { file: AtlasFile; dir: string } | null;
 }
 
 export async function nightly(options: NightlyRunOptions): Promise<NightlyOutcome> {
@@ -30,7 +38,8 @@ export async function nightly(options: NightlyRunOptions): Promise<NightlyOutcom
   // Sweeps cover whole ranges, so a shard of the matrix leaves them to the unsharded (or a dedicated) run.
   if (options.shard) {
     if (config.sweeps.length > 0) options.onNote?.(`nightly: --shard given, so the config's ${config.sweeps.length} sweep(s) are not run; run them with ccrepro sweep`);
-    return { summary, sweeps: [] };
+    if (config.atlas) options.onNote?.(`nightly: --shard given, so the config's atlas is not extended; run it with ccrepro atlas --out ${config.atlas.out}`);
+    return { summary, sweeps: [], atlas: null };
   }
   const sweeps: NightlyOutcome["sweeps"] = [];
   for (const [i, entry] of config.sweeps.entries()) {
@@ -53,5 +62,14 @@ export async function nightly(options: NightlyRunOptions): Promise<NightlyOutcom
     }).finally(() => shown?.done());
     sweeps.push({ file: outcome.file, dir });
   }
-  return { summary, sweeps };
+  if (!config.atlas || signal?.aborted) return { summary, sweeps, atlas: null };
+  const extended = await extendAtlas({
+    atlas: config.atlas,
+    nightlyDir: options.outDir,
+    ...(signal ? { signal } : {}),
+    ...(options.onAtlasEvent ? { onEvent: options.onAtlasEvent } : {}),
+    ...options.atlas,
+  });
+  // The atlas changes no verdict of the matrix, so the exit code stays the cells'.
+  return { summary: { ...summary, atlas: extended.record }, sweeps, atlas: { file: extended.outcome.file, dir: extended.dir } };
 }

@@ -94,6 +94,28 @@ export type Release = z.infer<typeof releaseSchema>;
 // 0: everything matches the ledger and nothing regressed; 1: something unexpected or changed; 3: harness errors.
 export const NIGHTLY_EXIT = { ok: 0, regressed: 1, harnessError: 3 } as const;
 
+// The atlas this nightly extended (its config's `atlas`): where it is kept, what this night spent on it, and each
+// entry's boundaries as they stood when it finished, so the series of nightlies keeps the atlas's history.
+export const nightlyAtlasSchema = z.object({
+  // The atlas directory (atlas.json, site/, runs/), relative to the directory holding summary.json.
+  dir: z.string(),
+  runs: z.int().min(0),
+  reused: z.int().min(0),
+  interrupted: z.boolean(),
+  entries: z.array(
+    z.object({
+      scenario: z.string(),
+      params: z.record(z.string(), z.unknown()),
+      releases: z.int().min(0),
+      measured: z.int().min(0),
+      // "2.1.283 → 2.1.284: RED notification-changed → GREEN"
+      boundaries: z.array(z.string()),
+      complete: z.boolean(),
+    }),
+  ),
+});
+export type NightlyAtlas = z.infer<typeof nightlyAtlasSchema>;
+
 export const summarySchema = z.object({
   format: z.literal(1),
   // run: one run directory shown as a one-cell matrix (`ccrepro report RUN_DIR`).
@@ -115,6 +137,8 @@ export const summarySchema = z.object({
   changes: z.array(changeSchema),
   totals: totalsSchema,
   exitCode: z.union([z.literal(0), z.literal(1), z.literal(3)]),
+  // Absent when the config asks for no atlas (and in summaries written before it could).
+  atlas: nightlyAtlasSchema.optional(),
 });
 export type Summary = z.infer<typeof summarySchema>;
 

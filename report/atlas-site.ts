@@ -7,6 +7,7 @@ import path from "node:path";
 import semver from "semver";
 import type { AtlasCell, AtlasEntry, AtlasFile, AtlasInterval } from "../atlas/atlas-file.ts";
 import type { Scenario } from "../kit/scenario.ts";
+import type { Summary } from "../nightly/summary.ts";
 import { escapeMarkup } from "./escape.ts";
 import { runDirHref } from "./release-strip.ts";
 import { COLOURS } from "./swimlane.ts";
@@ -132,6 +133,22 @@ export function atlasScenarioPage(name: string, entries: readonly AtlasEntry[], 
 }
 
 // Writes index.html and a page per scenario into atlasDir/site; returns the index's path.
+// The site's front page from a directory that names the atlas directory as `atlasDir` (relative or absolute).
+export function atlasSiteIndex(atlasDir: string): string {
+  return path.join(atlasDir, ATLAS_SITE_DIR, "index.html").split(path.sep).join("/");
+}
+
+// A nightly's atlas section as lines: where the site is, what tonight ran, each entry's boundaries.
+export function nightlyAtlasLines(atlas: NonNullable<Summary["atlas"]>): { site: string; head: string; entries: string[] } {
+  const head = `${atlas.runs} run(s) tonight, ${atlas.reused} release(s) reused${atlas.interrupted ? "; interrupted (the next nightly resumes it)" : ""}.`;
+  const entries = atlas.entries.map((e) => {
+    const params = Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : "";
+    const bounds = e.boundaries.length ? e.boundaries.join("; ") : "no boundary";
+    return `${e.scenario}${params}: ${e.measured} of ${e.releases} release(s) measured${e.complete ? "" : ", not complete"} — ${bounds}`;
+  });
+  return { site: atlasSiteIndex(atlas.dir), head, entries };
+}
+
 export function writeAtlasSite(atlas: AtlasFile, atlasDir: string, scenarios: Readonly<Record<string, ScenarioInfo>>): string {
   const dir = path.join(atlasDir, ATLAS_SITE_DIR);
   fs.mkdirSync(dir, { recursive: true });

@@ -6,6 +6,7 @@ import type { Cell, RunSummary, Summary } from "../nightly/summary.ts";
 import { renderCacheBars } from "./cache-bar.ts";
 import { escapeMarkup as h } from "./escape.ts";
 import { SCRIPT, STYLE } from "./html-assets.ts";
+import { nightlyAtlasLines } from "./atlas-site.ts";
 import type { ReportInput } from "./report-target.ts";
 import type { TimelineLine } from "./request-timeline.ts";
 import { loadRunView } from "./run-view.ts";
@@ -168,5 +169,9 @@ export function renderHtml({ summary, baseDir, sweeps = [] }: ReportInput): stri
   }
   body.push(`<h2>Matrix</h2>`, matrix(summary), `<h2>Cells</h2>`, ...summary.cells.map((c, i) => cellDetail(c, i, baseDir, embed)));
   if (sweeps.length) body.push(`<h2>Sweeps</h2>`, ...sweeps.map((s) => releaseStripSection(s.file, s.dir, baseDir)));
+  if (summary.atlas) {
+    const atlas = nightlyAtlasLines(summary.atlas);
+    body.push(`<h2>Atlas</h2>`, `<div><a href="${h(atlas.site)}">The atlas site</a> (kept in <code>${h(summary.atlas.dir)}</code>): ${h(atlas.head)}</div>`, `<ul>${atlas.entries.map((line) => `<li>${h(line)}</li>`).join("")}</ul>`);
+  }
   return page(title(summary), body, embed);
 }

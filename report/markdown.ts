@@ -1,6 +1,7 @@
 // summary.md: changes and surprises first, then the matrix — sized for a CI job summary.
 import type { Verdict } from "../core/verdict.ts";
 import type { Cell, Summary } from "../nightly/summary.ts";
+import { nightlyAtlasLines } from "./atlas-site.ts";
 import type { ReportInput } from "./report-target.ts";
 import {
   CHANGE_LABEL,
@@ -98,6 +99,10 @@ export function renderMarkdown({ summary }: ReportInput): string {
   if (summary.releases.length > 0 && summary.kind === "nightly") {
     out.push("", "## Releases", "");
     for (const word of summary.versionWords) out.push(`- ${code(word.word)} → ${word.versions.length ? word.versions.join(", ") : "no release"}`);
+  }
+  if (summary.atlas) {
+    const atlas = nightlyAtlasLines(summary.atlas);
+    out.push("", "## Atlas", "", `[The atlas site](${atlas.site}) (kept in ${code(summary.atlas.dir)}): ${atlas.head}`, "", ...atlas.entries.map((line) => `- ${prose(line)}`));
   }
   if (summary.mergedFrom.length > 0) out.push("", `Merged from ${summary.mergedFrom.map(code).join(", ")}.`);
   out.push("", `Started ${utc(summary.startedAt)}, took ${Math.round(summary.wallMs / 1000)} s. Open index.html beside this file for timelines and diffs.`);

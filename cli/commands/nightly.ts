@@ -13,6 +13,7 @@ import { wholeNumber } from "../numbers.ts";
 import { createProgress } from "../progress.ts";
 import { showOn } from "../sweep-output.ts";
 import { publishNightly } from "../publish-nightly.ts";
+import { atlasEventLine, writeSiteOf } from "../atlas-output.ts";
 
 export function registerNightlyCommand(program: Command, ctx: CliContext): void {
   program
@@ -32,7 +33,7 @@ export function registerNightlyCommand(program: Command, ctx: CliContext): void 
       const previous = options.previous ? loadPreviousNightly(options.previous) : findPreviousNightly(outDir, now);
       ctx.note(previous ? `comparing with the nightly of ${utc(previous.summary.startedAt)} (${previous.path})` : "no previous nightly to compare with");
       const progress = createProgress("nightly", { linesCarryCount: true });
-      const { summary, sweeps } = await nightly({
+      const { summary, sweeps, atlas } = await nightly({
         config,
         outDir,
         previous,
@@ -49,7 +50,12 @@ export function registerNightlyCommand(program: Command, ctx: CliContext): void 
           return { onEvent: showOn(shown), done: () => shown.stop() };
         },
         onNote: (line) => ctx.note(line),
+        onAtlasEvent: (event) => {
+          const line = atlasEventLine(event);
+          if (line) ctx.note(`atlas: ${line}`);
+        },
       }).finally(() => progress.stop());
+      if (atlas) ctx.note(`atlas: ${summary.atlas?.runs ?? 0} run(s) tonight; open ${await writeSiteOf(ctx, atlas.file, atlas.dir)}`);
       publishNightly(ctx, { summary, baseDir: outDir, sweeps }, outDir);
     });
 }
