@@ -1,0 +1,83 @@
+// A session sent to the background with `/background`, whose daemon is gone, must resume with `-p --resume ID`,
+// not be refused as "currently running as a background agent" with no process holding it.
+import { allOf, bash, command, conversation, daemonExit, defineScenario, nodeWait, press, print, quietFor, screenWait, session, terminal, text, type, watch, z, type CommandView } from "../kit/index.ts";
+import { finding, notReached, reached, requestsOf, resultOf, sessionOf, transcriptsOf, turnAnswered } from "../kit/checkers.ts";
+
+const [ui, s2, s3] = [session("ui"), session("s2"), session("s3")];
+const MARKER = "CCREPRO_BGGONE_4T";
+const AGAIN = "CCREPRO_BGGONE_AGAIN_4T";
+const TOOL_DONE = "BGGONE_TOOL_DONE";
+// The UI's own id; `/background` may carry the conversation on under another one, which `claude agents --json` lists.
+const UI_ID = "7b1d2c3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e";
+const agents = z.array(z.looseObject({ id: z.string().optional(), sessionId: z.string().optional() }));
+
+// The one background session `claude agents --json` listed: its short id (for `claude stop`) and its session id.
+function listed(view: CommandView): { short: string; sessionId: string } | null {
+  const out = view.commands["agents"];
+  let parsed: unknown = null;
+  try {
+    parsed = out?.exitCode === 0 ? JSON.parse(out.stdout) : null;
+  } catch {
+    return null;
+  }
+  const list = agents.safeParse(parsed);
+  const job = list.success && list.data.length === 1 ? list.data[0]! : null;
+  return job?.sessionId ? { short: job.id ?? job.sessionId.slice(0, 8), sessionId: job.sessionId } : null;
+}
+
+export default defineScenario({
+  name: "resume-background-daemon-gone",
+  summary: "A session sent to the background, once its background agent is stopped and its daemon has exited, resumes with `-p --resume ID` instead of being refused as still running in the background.",
+  source:
+    "anthropics/claude-code#70170 (2.1.177: `--resume <id>` refused, \"is currently running as a background agent (bg)\"), " +
+    "#86764 (2.1.223: the same refusal with no process holding the session).",
+  link: "https://github.com/anthropics/claude-code/issues/86764",
+  findings: ["resume-refused-as-background"],
+  sessions: [ui, s2, s3],
+  // The turn runs a short foreground tool, long enough to type `/background` into; the resume gets its own answer.
+  mockScript: () =>
+    conversation({
+      main: { marker: MARKER, replies: [bash(`${nodeWait(8_000)}; echo ${TOOL_DONE}`, "short foreground wait")], then: text("finished") },
+      again: { marker: AGAIN, replies: [], then: text("resumed answer") },
+    }),
+  steps: () => [
+    terminal(ui, { args: ["--session-id", UI_ID] }),
+    type(ui, `${MARKER} run the command, then reply with exactly the word: finished`),
+    press(ui, "enter"),
+    screenWait(ui, "the tool runs", ({ screen }) => screen.includes(TOOL_DONE), { timeout: 40_000 }),
+    type(ui, "/background"),
+    screenWait(ui, "the input line holds /background", ({ screen }) => /^❯\s*\/background\s*$/m.test(screen), { timeout: 10_000 }),
+    press(ui, "enter"),
+    screenWait(ui, "the UI exited after /background", ({ exited }) => exited, { timeout: 30_000 }),
+    watch("the background session answers the turn", allOf((rec) => turnAnswered(rec, "main", sessionOf(rec, ui)?.process?.pid ?? null), quietFor(3_000)), { timeout: 25_000 }),
+    command("agents", ["agents", "--json"]),
+    command("stop", (view) => { const job = listed(view); return job ? ["stop", job.short] : null; }),
+    // The trigger: no daemon of the run is left before the resume starts (a timeout here ends the run first).
+    daemonExit("the daemon exited", { timeout: 30_000 }),
+    // Both ids the conversation may be under: the UI's own, then the background session's.
+    print(s2, `${AGAIN} go on`, { args: ["--resume", UI_ID] }),
+    print(s3, `${AGAIN} go on`, { resumeFrom: (view) => listed(view)?.sessionId ?? null }),
+  ],
+  check(rec) {
+    // Each resume whose conversation was on disk before it started (the trigger, from the files) must be answered.
+    const tries = [s2, s3].flatMap((s) => {
+      const p = sessionOf(rec, s)?.process;
+      const id = p?.argv[p.argv.indexOf("--resume") + 1];
+      if (!p || !id) return [];
+      const onDisk = transcriptsOf(rec).some((t) => t.sessionId === id && t.rows.some((row) => row.at !== null && row.at < p.startedAt && row.text.includes(MARKER)));
+      const result = resultOf(rec, s);
+      const said = JSON.stringify(result?.result ?? result?.errors ?? "").slice(0, 200);
+      const asked = requestsOf(rec, { session: s }).length;
+      return [{ s, id, onDisk, refused: asked === 0 && p.exitCode !== 0, note: `--resume ${id} (${id === UI_ID ? "the UI's id" : "the background session's id"}, ${onDisk ? "on disk" : "no transcript"}): exit ${p.exitCode ?? "-"}, ${asked} request(s), ${said}` }];
+    });
+    const notes = tries.map((t) => t.note);
+    if (!tries.some((t) => t.onDisk)) return { reached: notReached("no resume ran on a conversation on disk: no background session was listed, the daemon did not exit, or nothing was written"), findings: [], notes };
+    const findings = tries
+      .filter((t) => t.onDisk && t.refused)
+      .map((t) => finding({ id: "resume-refused-as-background", title: `--resume ${t.id} was refused after its background agent was stopped and no daemon was left`, where: `session ${t.s.name}`, detail: [t.note] }));
+    return { reached: reached(), findings, notes };
+  },
+  known: [],
+  timeoutMs: 240_000,
+  needs: ["interactive-background", "resume"],
+});
