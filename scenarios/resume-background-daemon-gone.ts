@@ -1,6 +1,6 @@
 // A session sent to the background with `/background`, whose daemon is gone, must resume with `-p --resume ID`,
 // not be refused as "currently running as a background agent" with no process holding it.
-import { allOf, bash, command, conversation, daemonExit, defineScenario, flag, nodeWait, press, print, quietFor, screenWait, session, terminal, text, type, watch, z, type CommandView } from "../kit/index.ts";
+import { allOf, bash, command, conversation, daemonExit, defineScenario, choice, nodeWait, press, print, quietFor, screenWait, session, terminal, text, type, watch, z, type CommandView } from "../kit/index.ts";
 import { finding, notReached, reached, requestsOf, resultOf, sessionOf, transcriptsOf, turnAnswered } from "../kit/checkers.ts";
 
 const [ui, s2, s3] = [session("ui"), session("s2"), session("s3")];
@@ -26,8 +26,10 @@ function listed(view: CommandView): { short: string; sessionId: string } | null 
 }
 
 const params = z.strictObject({
-  // false: the control, resumed while the background agent still runs, where the refusal is the release's rule.
-  stopAgent: flag({ default: true }),
+  // "stop": the agent stopped (`claude stop`), then the daemon's exit awaited (it does not exit while an agent is held:
+  // still running 60 s later on 2.1.332); "none": the control, resumed while the agent still runs, where the refusal
+  // is the release's rule.
+  end: choice(["stop", "none"], { default: "stop" }),
 });
 
 export default defineScenario({
@@ -46,7 +48,7 @@ export default defineScenario({
       main: { marker: MARKER, replies: [bash(`${nodeWait(8_000)}; echo ${TOOL_DONE}`, "short foreground wait")], then: text("finished") },
       again: { marker: AGAIN, replies: [], then: text("resumed answer") },
     }),
-  steps: ({ stopAgent }) => [
+  steps: ({ end }) => [
     terminal(ui, { args: ["--session-id", UI_ID] }),
     type(ui, `${MARKER} run the command, then reply with exactly the word: finished`),
     press(ui, "enter"),
@@ -58,12 +60,12 @@ export default defineScenario({
     watch("the background session answers the turn", allOf((rec) => turnAnswered(rec, "main", sessionOf(rec, ui)?.process?.pid ?? null), quietFor(3_000)), { timeout: 25_000 }),
     command("agents", ["agents", "--json"]),
     // The trigger: the agent stopped and no daemon of the run left before the resume starts (a timeout here ends the run).
-    stopAgent ? [command("stop", (view) => { const job = listed(view); return job ? ["stop", job.short] : null; }), daemonExit("the daemon exited", { timeout: 30_000 })] : [],
+    end === "stop" ? [command("stop", (view) => { const job = listed(view); return job ? ["stop", job.short] : null; }), daemonExit("the daemon exited", { timeout: 30_000 })] : [],
     // Both ids the conversation may be under: the UI's own, then the background session's.
     print(s2, `${AGAIN} go on`, { args: ["--resume", UI_ID] }),
     print(s3, `${AGAIN} go on`, { resumeFrom: (view) => listed(view)?.sessionId ?? null }),
   ],
-  check(rec, { stopAgent }) {
+  check(rec, { end }) {
     // Each resume whose conversation was on disk before it started (the trigger, from the files) must be answered.
     const tries = [s2, s3].flatMap((s) => {
       const p = sessionOf(rec, s)?.process;
@@ -79,14 +81,14 @@ export default defineScenario({
     if (!tries.some((t) => t.onDisk)) return { reached: notReached("no resume ran on a conversation on disk: no background session was listed, the daemon did not exit, or nothing was written"), findings: [], notes };
     const findings = tries
       .filter((t) => t.onDisk && t.refused)
-      .map((t) => finding({ id: "resume-refused-as-background", red: stopAgent, title: `--resume ${t.id} was refused ${stopAgent ? "after its background agent was stopped and no daemon was left" : "while its background agent still runs (the control)"}`, where: `session ${t.s.name}`, detail: [t.note] }));
+      .map((t) => finding({ id: "resume-refused-as-background", red: end !== "none", title: `--resume ${t.id} was refused ${end === "none" ? "while its background agent still runs (the control)" : "with no daemon left"}`, where: `session ${t.s.name}`, detail: [t.note] }));
     return { reached: reached(), findings, notes };
   },
   // Not reproduced: `ccrepro run resume-background-daemon-gone --claude V` (2026-12-02, one run each).
   known: [
     { versions: "2.1.152 || 2.1.177", verdict: "GREEN", note: "the UI's id resumes (exit 0); the background session's id has no transcript (\"No conversation found\", not this class)" },
     { versions: "2.1.223 || 2.1.235 || 2.1.332", verdict: "GREEN", note: "both the UI's id and the background session's id resume and are answered once the agent is stopped and the daemon exited" },
-    { versions: "2.1.332", params: { stopAgent: false }, verdict: "GREEN", note: "control: while the agent still runs, --resume of the background session's id exits 1 with no request (finding, not red)" },
+    { versions: "2.1.332", params: { end: "none" }, verdict: "GREEN", note: "control: while the agent still runs, --resume of the background session's id exits 1 with no request (finding, not red)" },
   ],
   timeoutMs: 240_000,
   needs: ["interactive-background", "resume"],

@@ -17,7 +17,7 @@ describe(SCENARIO, { timeout: E2E_TIMEOUT_MS }, () => {
   it("2.1.332: GREEN; the control, resumed while the agent runs, is refused (finding, not red)", async () => {
     const run = await runOnRelease(SCENARIO, "2.1.332");
     expect(run.record.result.verdict, verdictMessage(run)).toBe("GREEN");
-    const control = await runOnRelease(SCENARIO, "2.1.332", { stopAgent: false });
+    const control = await runOnRelease(SCENARIO, "2.1.332", { end: "none" });
     expect(control.record.result.verdict, verdictMessage(control)).toBe("GREEN");
     expect(control.record.result.findings.map((f) => [f.id, f.red])).toContainEqual(["resume-refused-as-background", false]);
   });
