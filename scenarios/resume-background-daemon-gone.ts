@@ -87,7 +87,7 @@ export default defineScenario({
   // Not reproduced: `ccrepro run resume-background-daemon-gone --claude V` (2026-12-02, one run each).
   known: [
     { versions: "2.1.152 || 2.1.177", verdict: "GREEN", note: "the UI's id resumes (exit 0); the background session's id has no transcript (\"No conversation found\", not this class)" },
-    { versions: "2.1.223 || 2.1.235 || 2.1.332", verdict: "GREEN", note: "both the UI's id and the background session's id resume and are answered once the agent is stopped and the daemon exited" },
+    { versions: "2.1.223 || 2.1.235 || 2.1.281 || 2.1.332", verdict: "GREEN", note: "both the UI's id and the background session's id resume and are answered once the agent is stopped and the daemon exited" },
     { versions: "2.1.332", params: { end: "none" }, verdict: "GREEN", note: "control: while the agent still runs, --resume of the background session's id exits 1 with no request (finding, not red)" },
   ],
   timeoutMs: 240_000,
