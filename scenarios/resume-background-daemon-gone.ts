@@ -5,7 +5,6 @@ import { finding, notReached, reached, requestsOf, resultOf, sessionOf, transcri
 
 const [ui, s2, s3] = [session("ui"), session("s2"), session("s3")];
 const MARKER = "CCREPRO_BGGONE_4T";
-const AGAIN = "CCREPRO_BGGONE_AGAIN_4T";
 const TOOL_DONE = "BGGONE_TOOL_DONE";
 // The UI's own id; `/background` may carry the conversation on under another one, which `claude agents --json` lists.
 const UI_ID = "7b1d2c3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e";
@@ -42,12 +41,9 @@ export default defineScenario({
   params,
   findings: ["resume-refused-as-background"],
   sessions: [ui, s2, s3],
-  // The turn runs a short foreground tool, long enough to type `/background` into; the resume gets its own answer.
-  mockScript: () =>
-    conversation({
-      main: { marker: MARKER, replies: [bash(`${nodeWait(8_000)}; echo ${TOOL_DONE}`, "short foreground wait")], then: text("finished") },
-      again: { marker: AGAIN, replies: [], then: text("resumed answer") },
-    }),
+  // The turn runs a short foreground tool, long enough to type `/background` into; whatever follows (the background
+  // session's continuation, each resume, which carries the first prompt too) gets the answer.
+  mockScript: () => conversation({ main: { marker: MARKER, replies: [bash(`${nodeWait(8_000)}; echo ${TOOL_DONE}`, "short foreground wait")], then: text("finished") } }),
   steps: ({ end }) => [
     terminal(ui, { args: ["--session-id", UI_ID] }),
     type(ui, `${MARKER} run the command, then reply with exactly the word: finished`),
@@ -62,8 +58,8 @@ export default defineScenario({
     // The trigger: the agent stopped and no daemon of the run left before the resume starts (a timeout here ends the run).
     end === "stop" ? [command("stop", (view) => { const job = listed(view); return job ? ["stop", job.short] : null; }), daemonExit("the daemon exited", { timeout: 30_000 })] : [],
     // Both ids the conversation may be under: the UI's own, then the background session's.
-    print(s2, `${AGAIN} go on`, { args: ["--resume", UI_ID] }),
-    print(s3, `${AGAIN} go on`, { resumeFrom: (view) => listed(view)?.sessionId ?? null }),
+    print(s2, "go on", { args: ["--resume", UI_ID] }),
+    print(s3, "go on", { resumeFrom: (view) => listed(view)?.sessionId ?? null }),
   ],
   check(rec, { end }) {
     // Each resume whose conversation was on disk before it started (the trigger, from the files) must be answered.
