@@ -21,8 +21,20 @@ export type Step =
   | { kind: "send"; session: string; message: StdinMessage }
   // One `claude -p` turn run to its exit (`--output-format stream-json --verbose`), the prompt given as the argument or
   // on stdin (then stdin is closed); recorded as a session like the others. `resume` as for "start". Fails the run when
-  // the process is still running after timeoutMs (it is killed then).
-  | { kind: "print"; session: string; prompt: string; via?: "arg" | "stdin"; resume?: string; continueLatest?: boolean; fork?: boolean; extraArgs?: string[]; timeoutMs: number }
+  // the process is still running after timeoutMs (it is killed then). `resumeFrom` computes the session id to `--resume`
+  // from what the run saw (an id only a command printed, e.g. `claude agents --json`); null skips the step.
+  | {
+      kind: "print";
+      session: string;
+      prompt: string;
+      via?: "arg" | "stdin";
+      resume?: string;
+      resumeFrom?: (view: CommandView) => string | null;
+      continueLatest?: boolean;
+      fork?: boolean;
+      extraArgs?: string[];
+      timeoutMs: number;
+    }
   // Wait until the predicate holds on what the run recorded so far; fails the run (ERROR) when timeoutMs passes,
   // unless `onTimeout: "inconclusive"`, which ends the run and lets the checker say what was not reached.
   | {

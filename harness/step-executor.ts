@@ -155,12 +155,14 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepResu
       return { outcome: "ok", detail: `pid ${started.process.pid}` };
     }
     case "print": {
+      const resumeId = step.resumeFrom ? step.resumeFrom((await import("./terminal-steps.ts")).commandView(ctx)) : undefined;
+      if (resumeId === null) return { outcome: "ok", detail: "skipped: no session id to resume" };
       const [print, ...flags] = printArgs(sessionLayout(ctx.layout, step.session).debugLog, ctx.probe, ctx.permissions, ctx.settings);
       const via = step.via ?? "arg";
       // The prompt goes right after -p: a trailing argument would be swallowed by a list option such as
       // `--allowedTools <tools...>`, which old releases get (1.0.0 then said no prompt was given).
       const args = via === "arg" ? [print!, step.prompt, ...flags] : [print!, ...flags];
-      const started = spawnSession(ctx, step.session, args, step);
+      const started = spawnSession(ctx, step.session, resumeId === undefined ? args : [...args, "--resume", resumeId], step);
       if (via === "stdin") started.send(step.prompt);
       // With the prompt as argument, an open stdin would be read as more prompt: close it either way.
       started.closeStdin();

@@ -161,12 +161,16 @@ function commandOutputs(dir: string): Record<string, CommandOutput> {
   return outputs;
 }
 
+// What a step's computed arguments see so far: the UIs' screens, the recordings and the commands' output by label.
+export function commandView(ctx: RunContext): CommandView {
+  const screens = Object.fromEntries([...ctx.terminals].map(([label, t]) => [label, t.screen()]));
+  return { screens, rec: ctx.live, commands: commandOutputs(ctx.layout.commands) };
+}
+
 async function runCommand(ctx: RunContext, step: Extract<Step, { kind: "command" }>): Promise<StepResult> {
   let args: string[] | null;
   try {
-    const screens = Object.fromEntries([...ctx.terminals].map(([label, t]) => [label, t.screen()]));
-    const view = { screens, rec: ctx.live, commands: commandOutputs(ctx.layout.commands) } satisfies CommandView;
-    args = typeof step.args === "function" ? step.args(view) : step.args;
+    args = typeof step.args === "function" ? step.args(commandView(ctx)) : step.args;
   } catch (error) {
     throw new StepFailure(`could not build the arguments of "${step.label}": ${(error as Error).message}`);
   }

@@ -88,6 +88,8 @@ export function continueLatest<S extends string>(s: Session<S>, options: StartOp
 export interface PrintOptions extends Omit<StartOptions, "prompt"> {
   /** `--resume` the session id of this earlier session. */
   resume?: Session;
+  /** `--resume` the session id computed from what the run saw, e.g. one only `claude agents --json` printed; null skips the step. */
+  resumeFrom?: (view: CommandView) => string | null;
   /** `--continue` the most recent conversation. */
   continueLatest?: boolean;
   /** The prompt as the argument after `-p` (default) or on stdin. */
@@ -109,6 +111,7 @@ export function print<S extends string>(s: Session<S>, prompt: string, options: 
     timeoutMs: options.timeout ?? 120_000,
     ...(options.via ? { via: options.via } : {}),
     ...(options.resume ? { resume: nameOf(options.resume) } : {}),
+    ...(options.resumeFrom ? { resumeFrom: options.resumeFrom } : {}),
     ...(options.continueLatest ? { continueLatest: true } : {}),
     ...extra(options),
   });

@@ -17,6 +17,7 @@ import hookTaskNotificationPrompt from "./hook-task-notification-prompt.ts";
 import interruptMidToolResume from "./interrupt-mid-tool-resume.ts";
 import printResumeCacheReuse from "./print-resume-cache-reuse.ts";
 import resumePointsAtNothing from "./resume-points-at-nothing.ts";
+import resumeBackgroundDaemonGone from "./resume-background-daemon-gone.ts";
 import resumeHistoryLost from "./resume-history-lost.ts";
 import resumeOrphanedBackgroundTask from "./resume-orphaned-background-task.ts";
 import subagentResumeNotificationHeader from "./subagent-resume-notification-header.ts";
@@ -45,6 +46,7 @@ export const SCENARIOS: Scenario[] = [
   continueLatestInteractive,
   resumeHistoryLost,
   resumePointsAtNothing,
+  resumeBackgroundDaemonGone,
   compactResume,
   compactTwice,
   compactFailed,

@@ -76,6 +76,18 @@ describe("the print step", () => {
     expect(ctx.sessions.get("p2")!.recording.stdin.map((r) => r.raw)).toEqual(["two on stdin"]);
   });
 
+  it("resumes an id computed from an earlier command's output, and skips the turn when there is none", async () => {
+    const ctx = context("print-turn");
+    fs.mkdirSync(ctx.layout.commands, { recursive: true });
+    fs.writeFileSync(path.join(ctx.layout.commands, "001-agents.json"), JSON.stringify({ label: "agents", exitCode: 0, stdout: "bg-123" }));
+    Object.assign(ctx, { terminals: new Map() });
+    await executeStep(ctx, { kind: "print", session: "p1", prompt: "go", resumeFrom: (view) => view.commands["agents"]?.stdout ?? null, timeoutMs: 10_000 });
+    expect(resultOf(ctx, "p1")?.args).toMatch(/--resume bg-123$/);
+    const skipped = await executeStep(ctx, { kind: "print", session: "p2", prompt: "go", resumeFrom: () => null, timeoutMs: 10_000 });
+    expect(skipped.detail).toMatch(/skipped/);
+    expect(ctx.sessions.has("p2")).toBe(false);
+  });
+
   it("keeps the prompt out of reach of a list option such as --allowedTools <tools...>", async () => {
     const ctx = context("print-turn");
     (ctx as { permissions: unknown }).permissions = { mode: "allowed-tools", args: ["--allowedTools", "Bash,Task"], why: "old release as root" };

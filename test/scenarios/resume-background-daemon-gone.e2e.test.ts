@@ -1,0 +1,24 @@
+// resume-background-daemon-gone on two releases: a turn sent to the background with /background, its agent stopped
+// and its daemon gone, then `-p --resume` of the UI's id and of the background session's id. The control resumes while
+// the agent still runs, to show the check sees the refusal when there is one.
+import { describe, expect, it } from "vitest";
+import { E2E_TIMEOUT_MS, runOnRelease, verdictMessage } from "../e2e-run.ts";
+
+const SCENARIO = "resume-background-daemon-gone";
+
+describe(SCENARIO, { timeout: E2E_TIMEOUT_MS }, () => {
+  it("2.1.223 (reported in #86764): GREEN, both ids resume once the daemon is gone", async () => {
+    const run = await runOnRelease(SCENARIO, "2.1.223");
+    expect(run.record.harnessError).toBeNull();
+    expect(run.record.result.verdict, verdictMessage(run)).toBe("GREEN");
+    expect(run.record.result.notes.join("\n")).toMatch(/background session's id, on disk\): exit 0, [1-9]/);
+  });
+
+  it("2.1.332: GREEN; the control, resumed while the agent runs, is refused (finding, not red)", async () => {
+    const run = await runOnRelease(SCENARIO, "2.1.332");
+    expect(run.record.result.verdict, verdictMessage(run)).toBe("GREEN");
+    const control = await runOnRelease(SCENARIO, "2.1.332", { end: "none" });
+    expect(control.record.result.verdict, verdictMessage(control)).toBe("GREEN");
+    expect(control.record.result.findings.map((f) => [f.id, f.red])).toContainEqual(["resume-refused-as-background", false]);
+  });
+});
