@@ -3,50 +3,22 @@
 // runs/; a seam the shards left open (an ERROR at a shard's end) stays open until the merged atlas is resumed
 // (what --resolve does), which runs only the releases between; a file that is not an atlas is refused.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import type { CheckResult } from "../../core/verdict.ts";
-import type { ReleaseRunner } from "../../pipeline/run-scenario.ts";
-import type { InstalledRelease } from "../../releases/release-cache.ts";
+import { describe, expect, it } from "vitest";
 import { findScenario } from "../../scenarios/index.ts";
 import { runAtlas } from "../../atlas/run-atlas.ts";
 import { mergeAtlases, resolveMerged } from "../../atlas/merge.ts";
 import { readAtlasFile } from "../../atlas/atlas-file.ts";
+import { ERROR_RESULT, GREEN_RESULT, redWith, standInRunner, tempDirs } from "../stand-in-runner.ts";
 
 const scenario = findScenario("subagent-resume-notification-header")!;
 const params = scenario.params.parse({}) as Record<string, unknown>;
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `2.1.${from + i}`);
-const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-const tmp = () => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), "atlas-merge-"));
-  dirs.push(d);
-  return d;
-};
+const tmp = tempDirs("atlas-merge-");
 
 // RED up to 2.1.283, GREEN after; `errors` fail as a harness ERROR would.
 function standIn(outDir: string, errors: readonly string[] = []) {
-  const ran: string[] = [];
-  const runner: ReleaseRunner = {
-    async prefetch(version) {
-      return { version, sha256: `sha-${version}`, fetchMs: 0, downloadedBytes: 0, fromCache: true } as InstalledRelease;
-    },
-    async run(_subject, version) {
-      ran.push(version);
-      const runDir = path.join(outDir, "runs", `run-${version}`);
-      fs.mkdirSync(runDir, { recursive: true });
-      fs.writeFileSync(path.join(runDir, "marker"), version);
-      const n = Number(version.split(".")[2]);
-      const result: CheckResult = errors.includes(version)
-        ? { verdict: "ERROR", reason: "harness", findings: [], notes: [] }
-        : n <= 283
-          ? { verdict: "RED", reason: "x", findings: [{ id: "notification-changed", red: true, title: "x", where: "", detail: [], data: {} }], notes: [] }
-          : { verdict: "GREEN", reason: "held", findings: [], notes: [] };
-      return { installed: true, runDir, record: { result } } as never;
-    },
-  };
-  return { runner, ran };
+  return standInRunner(outDir, (version) => (errors.includes(version) ? ERROR_RESULT : Number(version.split(".")[2]) <= 283 ? redWith("notification-changed") : GREEN_RESULT));
 }
 
 async function shard(dir: string, versions: string[], errors: string[] = [], repeat = 1) {

@@ -2,54 +2,31 @@
 // claude runs here): atlas.json validated when read back, an interruption keeps what finished and the resume runs
 // only the rest, and a matching recorded run (same scenario, parameters, driver and binary) is reused, not run again.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import type { CheckResult } from "../../core/verdict.ts";
+import { describe, expect, it } from "vitest";
 import { UserError } from "../../core/errors.ts";
 import { readRunRecord, writeRunRecord } from "../../harness/run-record.ts";
 import { findScenario } from "../../scenarios/index.ts";
 import type { ReleaseRunner } from "../../pipeline/run-scenario.ts";
-import type { InstalledRelease } from "../../releases/release-cache.ts";
 import { runAtlas } from "../../atlas/run-atlas.ts";
+import { notificationTable, standInRunner, tempDirs } from "../stand-in-runner.ts";
 import { ATLAS_FILE, readAtlasFile } from "../../atlas/atlas-file.ts";
 
 const scenario = findScenario("subagent-resume-notification-header")!;
 const FIXTURE = path.join(import.meta.dirname, "..", "fixtures", "runs", "notification-changed-2.1.281", "run.json");
 const fixture = readRunRecord(FIXTURE);
 const VERSIONS = ["2.1.250", "2.1.251", "2.1.259", "2.1.270", "2.1.281", "2.1.283", "2.1.284", "2.1.290"];
-const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-const tmp = () => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), "atlas-test-"));
-  dirs.push(d);
-  return d;
-};
 
-function resultFor(version: string): CheckResult {
-  const red = (id: string): CheckResult => ({ verdict: "RED", reason: id, findings: [{ id, red: true, title: id, where: "", detail: [], data: {} }], notes: [] });
-  if (version <= "2.1.251") return red("notification-dropped");
-  if (version <= "2.1.283") return red("notification-changed");
-  return { verdict: "GREEN", reason: "held", findings: [], notes: [] };
-}
 
-function standIn(outDir: string, abortAfter?: { count: number; controller: AbortController }) {
-  const ran: string[] = [];
-  const runner: ReleaseRunner = {
-    async prefetch(version) {
-      // The fixture's binary is 2.1.281's; every other release gets a sha of its own.
-      return { version, sha256: version === "2.1.281" ? fixture.claude.sha256 : `sha-${version}`, fetchMs: 0, downloadedBytes: 0, fromCache: true } as InstalledRelease;
+// The fixture's binary is 2.1.281's, so that release's recorded run can be reused; every other has a sha of its own.
+const standIn = (outDir: string, abortAfter?: { count: number; controller: AbortController }) =>
+  standInRunner(outDir, notificationTable, {
+    sha256For: (version) => (version === "2.1.281" ? fixture.claude.sha256 : `sha-${version}`),
+    afterRun: (count) => {
+      if (abortAfter && count === abortAfter.count) abortAfter.controller.abort();
     },
-    async run(_subject, version) {
-      ran.push(version);
-      const runDir = path.join(outDir, "runs", `run-${version}`);
-      fs.mkdirSync(runDir, { recursive: true });
-      if (abortAfter && ran.length === abortAfter.count) abortAfter.controller.abort();
-      return { installed: true, runDir, record: { result: resultFor(version) } } as never;
-    },
-  };
-  return { runner, ran };
-}
+  });
+const tmp = tempDirs("atlas-test-");
 
 const base = (outDir: string, runner: ReleaseRunner) => ({
   subjects: [{ scenario, params: scenario.params.parse({}) }],

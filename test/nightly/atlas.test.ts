@@ -5,8 +5,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { CheckResult } from "../../core/verdict.ts";
-import type { ReleaseRunner } from "../../pipeline/run-scenario.ts";
-import type { InstalledRelease } from "../../releases/release-cache.ts";
 import { readAtlasFile } from "../../atlas/atlas-file.ts";
 import { parseNightlyConfig, type NightlyConfig } from "../../nightly/config.ts";
 import { extendAtlas } from "../../nightly/atlas.ts";
@@ -14,6 +12,7 @@ import { nightly } from "../../nightly/nightly.ts";
 import { renderMarkdown } from "../../report/markdown.ts";
 import { renderHtml } from "../../report/html.ts";
 import { fixtureIndex, fixtureRunner, fixtureSummary, tempDir } from "./fixture.ts";
+import { standInRunner } from "../stand-in-runner.ts";
 
 const SCENARIO = "subagent-resume-notification-header";
 
@@ -23,21 +22,7 @@ function resultFor(version: string): CheckResult {
   return { verdict: "GREEN", reason: "held", findings: [], notes: [] };
 }
 
-function standIn(outDir: string) {
-  const ran: string[] = [];
-  const runner: ReleaseRunner = {
-    async prefetch(version) {
-      return { version, sha256: `sha-${version}`, fetchMs: 0, downloadedBytes: 0, fromCache: true } as InstalledRelease;
-    },
-    async run(_subject, version) {
-      ran.push(version);
-      const runDir = path.join(outDir, "runs", `run-${version}`);
-      fs.mkdirSync(runDir, { recursive: true });
-      return { installed: true, runDir, record: { result: resultFor(version) } } as never;
-    },
-  };
-  return { runner, ran };
-}
+const standIn = (outDir: string) => standInRunner(outDir, resultFor);
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `2.1.${from + i}`);
 

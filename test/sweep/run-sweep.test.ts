@@ -1,34 +1,22 @@
 // The sweep's plumbing with a stand-in runner (no claude here: the verdicts below are the stand-in's, chosen to draw
 // two boundaries): resume, boundaries, downloads bounded ahead of the runs, Ctrl-C, shards and their merge.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import type { CheckResult } from "../../core/verdict.ts";
+import { describe, expect, it } from "vitest";
 import { findScenario } from "../../scenarios/index.ts";
 import type { ReleaseRunner } from "../../pipeline/run-scenario.ts";
 import type { InstalledRelease } from "../../releases/release-cache.ts";
 import { runSweep } from "../../sweep/run-sweep.ts";
+import { notificationTable, tempDirs } from "../stand-in-runner.ts";
 import { mergeSweeps } from "../../sweep/merge.ts";
 import { boundariesOf, readSweepFile } from "../../sweep/sweep-file.ts";
 import { sliceForShard } from "../../nightly/shard.ts";
 
 const scenario = findScenario("subagent-resume-notification-header")!;
 const VERSIONS = ["2.1.250", "2.1.251", "2.1.270", "2.1.283", "2.1.284", "2.1.290"];
-const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-const tmp = () => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), "sweep-test-"));
-  dirs.push(d);
-  return d;
-};
 
-function resultFor(version: string): CheckResult {
-  const red = (id: string): CheckResult => ({ verdict: "RED", reason: id, findings: [{ id, red: true, title: id, where: "", detail: [], data: {} }], notes: [] });
-  if (version <= "2.1.251") return red("notification-dropped");
-  if (version <= "2.1.283") return red("notification-changed");
-  return { verdict: "GREEN", reason: "held", findings: [], notes: [] };
-}
+const tmp = tempDirs("sweep-test-");
+const resultFor = notificationTable;
 
 // Records what ran and when downloads started relative to the runs.
 function standIn(outDir: string, options: { abortAfter?: { count: number; controller: AbortController } } = {}) {
