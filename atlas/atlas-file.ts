@@ -120,7 +120,7 @@ export function readAtlasFile(dirOrFile: string): AtlasFile {
   const parsed = atlasFileSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new UserError(`${file} is not an atlas file: ${issue.path.join(".")}: ${issue.message}`, "BAD_ATLAS");
+    throw new UserError(`${file} is not an atlas file: ${issue.path.join(".")}: ${issue.message}`, "BAD_ATLAS", { hint: "pass the atlas.json (or its directory) that ccrepro atlas wrote, or write it again with the same command" });
   }
   return parsed.data;
 }

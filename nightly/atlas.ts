@@ -27,7 +27,7 @@ export async function extendAtlas(options: NightlyAtlasOptions): Promise<{ outco
   const dir = path.resolve(atlas.out);
   const subjects = atlasEntries(atlas).map((entry, i) => {
     const scenario = scenarioByName(entry.name);
-    if (!scenario) throw new UserError(`the nightly config's atlas.scenarios[${i}] names "${entry.name}", which is not loaded`, "BAD_CONFIG");
+    if (!scenario) throw new UserError(`the nightly config's atlas.scenarios[${i}] names "${entry.name}", which is not loaded`, "BAD_CONFIG", { hint: "name a built-in scenario (ccrepro scenarios lists them)" });
     return { scenario, params: scenario.params.parse(entry.params) as Record<string, unknown> };
   });
   const outcome = await runAtlas({

@@ -20,7 +20,7 @@ export function summaryOfRun(runDir: string): { summary: Summary; baseDir: strin
   try {
     record = readRunRecord(runLayout(dir).runJson);
   } catch (error) {
-    throw new UserError(`cannot read ${runLayout(dir).runJson}: ${(error as Error).message}`, "BAD_RUN_DIR");
+    throw new UserError(`cannot read ${runLayout(dir).runJson}: ${(error as Error).message}`, "BAD_RUN_DIR", { cause: error, hint: "pass a run directory written by ccrepro run, or a nightly directory" });
   }
   const result = record.result ?? harnessErrorResult(`run.json has no verdict: the run did not finish (ccrepro check ${dir} recomputes one)`);
   const version = record.claude.reportedVersion ?? record.claude.requested;

@@ -47,9 +47,9 @@ export function registerAtlasCommand(program: Command, ctx: CliContext): void {
         ctx.note(`atlas: merged ${options.merge.length} shard(s) into ${file.entries.length} entr${file.entries.length === 1 ? "y" : "ies"}; ${open} not complete${open && !options.resolve ? " (--resolve bisects what lies between shards)" : ""}`);
         if (options.resolve) ({ file, runs, reused, interrupted } = await resolveMerged(file, { outDir, signal: ctx.interruptSignal(), onEvent }));
       } else {
-        if (names.length === 0) throw new UserError("atlas needs scenario names (or --merge DIR…)", "BAD_ARGUMENT");
-        if (options.resolve) throw new UserError("--resolve goes with --merge", "BAD_ARGUMENT");
-        if (!options.versions) throw new UserError("atlas needs --versions <range>", "BAD_ARGUMENT");
+        if (names.length === 0) throw new UserError("atlas needs scenario names (or --merge DIR…)", "BAD_ARGUMENT", { hint: "e.g. ccrepro atlas stop-hook-loop --versions \">=2.1.240\"; ccrepro scenarios lists the names" });
+        if (options.resolve) throw new UserError("--resolve goes with --merge", "BAD_ARGUMENT", { hint: "drop --resolve, or merge shards: ccrepro atlas --merge DIR… --resolve" });
+        if (!options.versions) throw new UserError("atlas needs --versions <range>", "BAD_ARGUMENT", { hint: "e.g. --versions \"2.1.245 - 2.1.290\" (a semver range, or latest)" });
         const outcome = await runAtlas({
           subjects: scenarios.map((scenario) => ({ scenario, params: parseScenarioParams(scenario, options.param) })),
           drive: driverOptions(options),
