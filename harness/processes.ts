@@ -6,23 +6,44 @@ export { ownerToken };
 
 // Pids whose initial environment carries NAME=VALUE. Processes that detach (setsid, daemons) keep it.
 export function findMarkedProcesses(name: string, value: string): number[] {
+  return scanMarked(name, value).marked;
+}
+
+// `unsure`: user processes whose environment read empty. A process in the middle of execve shows an empty environment
+// for a moment (the new image's is not laid out yet), so a scan that finds nothing may have looked past one of the run's.
+function scanMarked(name: string, value: string, pids: number[] | null = null): { marked: number[]; unsure: number[] } {
   const needle = Buffer.from(`${name}=${value}\0`);
-  const found: number[] = [];
-  for (const entry of fs.readdirSync("/proc")) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid) || pid === process.pid) continue;
+  const marked: number[] = [];
+  const unsure: number[] = [];
+  for (const pid of pids ?? fs.readdirSync("/proc").map(Number)) {
+    if (!Number.isInteger(pid) || pid === process.pid || pid === 1) continue;
     let environ: Buffer;
     try {
       environ = fs.readFileSync(`/proc/${pid}/environ`);
     } catch {
-      continue; // gone already, or a kernel thread
+      continue; // gone already
+    }
+    if (environ.length === 0) {
+      if (!isKernelThread(pid) && !isZombie(pid)) unsure.push(pid);
+      continue;
     }
     // The marker may be the first variable (no NUL before it) or any later one.
     if (environ.subarray(0, needle.length).equals(needle) || environ.includes(Buffer.concat([Buffer.from("\0"), needle]))) {
-      if (!isZombie(pid)) found.push(pid);
+      if (!isZombie(pid)) marked.push(pid);
     }
   }
-  return found;
+  return { marked, unsure };
+}
+
+// Kernel threads (kthreadd, pid 2, and its children) have no environment, ever.
+function isKernelThread(pid: number): boolean {
+  if (pid === 2) return true;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1] === "2";
+  } catch {
+    return true;
+  }
 }
 
 function isZombie(pid: number): boolean {
@@ -65,7 +86,13 @@ export async function reapRun(marker: { name: string; value: string }, groups: n
   const killed = new Set<number>();
   const deadline = Date.now() + deadlineMs;
   for (;;) {
-    const alive = findMarkedProcesses(marker.name, marker.value);
+    const scan = scanMarked(marker.name, marker.value);
+    let alive = scan.marked;
+    if (alive.length === 0 && scan.unsure.length > 0) {
+      // Look again at the ones that read empty: one that was exec'ing now shows its environment.
+      await delay(20);
+      alive = scanMarked(marker.name, marker.value, scan.unsure).marked;
+    }
     if (alive.length === 0) return { killed: [...killed], survivors: [] };
     if (Date.now() > deadline) return { killed: [...killed], survivors: alive };
     for (const pid of alive) {

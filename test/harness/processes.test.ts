@@ -127,9 +127,11 @@ describe("process fixtures", () => {
     const [grandchild] = f.backgroundGrandchild.pids;
     expect(stat(grandchild!)?.pgid).toBe(f.backgroundGrandchild.leader);
     expect(stat(grandchild!)?.ppid).not.toBe(f.backgroundGrandchild.leader);
-    // Every process of the run carries the marker, so the scan sees all of them.
+    // Every process of the run carries the marker, so the scan sees all of them. A grandchild may still be between
+    // fork and exec when "ready" is printed, and reads an empty environment for that moment: hence `eventually`.
     const all = Object.values(f).flatMap((x) => x.pids);
     expect(all).toHaveLength(8);
+    await eventually(() => all.every((pid) => scanForRun(runId).includes(pid)));
     expect(scanForRun(runId)).toEqual(expect.arrayContaining(all));
   });
 
