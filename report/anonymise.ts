@@ -132,6 +132,31 @@ export function replacementsFor(paths: MachinePaths): Replacement[] {
 
 export const anonymiseText = (text: string, replacements: Replacement[]) => replacements.reduce((out, r) => out.replace(r.pattern, r.to), text);
 
+// Renames, deepest first, every file and folder under `dir` whose name holds a machine path in the dashed form claude
+// gives a project folder (`transcripts/-tmp-…-iso-work`): names leave the machine as much as contents do. Returns how
+// many were renamed.
+export function renameByReplacements(dir: string, replacements: Replacement[]): number {
+  let renamed = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) renamed += renameByReplacements(full, replacements);
+    const name = anonymiseText(entry.name, replacements);
+    if (name !== entry.name && !fs.existsSync(path.join(dir, name))) {
+      fs.renameSync(full, path.join(dir, name));
+      renamed += 1;
+    }
+  }
+  return renamed;
+}
+
+// Files and folders whose names still hold a machine path after renameByReplacements (line 0: the name itself).
+export function nameLeftovers(dir: string, replacements: Replacement[]): Leftover[] {
+  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).flatMap((entry) => {
+    const hit = replacements.find((r) => new RegExp(r.pattern.source).test(entry.name));
+    return hit ? [{ file: path.join(entry.parentPath, entry.name), line: 0, text: hit.from }] : [];
+  });
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Finding a fixture's machine paths in its own files.
 

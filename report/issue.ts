@@ -11,6 +11,7 @@ import { runLayout } from "../harness/run-layout.ts";
 import { givenParams } from "../pipeline/scenario-params.ts";
 import { scenarioByName } from "../pipeline/scenario-source.ts";
 import { loadRunView } from "./run-view.ts";
+import { anonymiseText, PLACEHOLDERS, realpath, replacementsFor, thisMachine } from "./anonymise.ts";
 
 const MAX_DIFF_LINES = 60;
 const MAX_TIMELINE_LINES = 80;
@@ -100,6 +101,14 @@ export function renderIssue(target: string): string {
     }
   }
   if (source.text !== null) out.push(`<details><summary>Scenario source</summary>`, "", ...fenced(source.text, "ts"), "", "</details>", "");
-  out.push(`Run directory: \`${runDir}\` — \`ccrepro pack\` on it writes a tarball to attach (paths and environment values removed).`);
-  return `${withoutControls(out.join("\n"))}\n`;
+  // The text goes to a public tracker: this machine's paths (the run directory's own first) become placeholders, and
+  // the run directory is named as the reader can find it from here.
+  const paths = thisMachine();
+  paths.add("run", runDir);
+  paths.add("run", realpath(runDir));
+  const body = anonymiseText(out.join("\n"), replacementsFor(paths));
+  const shown = path.relative(process.cwd(), runDir);
+  const named = shown !== "" && !shown.startsWith("..") && !path.isAbsolute(shown) ? shown : path.basename(runDir);
+  const footer = `Run directory: \`${named}\` (${PLACEHOLDERS.run} above) — \`ccrepro pack\` on it writes a tarball to attach (paths and environment values removed).`;
+  return `${withoutControls(`${body}\n${footer}`)}\n`;
 }

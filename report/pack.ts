@@ -9,7 +9,7 @@ import { recheckRun } from "../pipeline/recheck-run.ts";
 import { UserError } from "../core/errors.ts";
 import { readRunRecord } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
-import { anonymiseText, discover, leftovers, realpath, reindex, replacementsFor, thisMachine, walk, type Leftover } from "./anonymise.ts";
+import { discover, leftovers, nameLeftovers, realpath, reindex, renameByReplacements, replacementsFor, thisMachine, walk, type Leftover, type Replacement } from "./anonymise.ts";
 
 // What the binary keeps for itself under the isolated home and config: caches, backups, shell snapshots (they hold
 // the shell's environment), per-process session files and sockets. None of it is read by a check.
@@ -62,7 +62,7 @@ function standsAsPathOrSecret(name: string, value: string): boolean {
   return value.length >= 20 && /^[A-Za-z0-9_\-+/=.]+$/.test(value) && /\d/.test(value) && /[A-Za-z]/.test(value);
 }
 
-function environmentReplacements(env: NodeJS.ProcessEnv): { pattern: RegExp; to: string }[] {
+function environmentReplacements(env: NodeJS.ProcessEnv): Replacement[] {
   const pairs = new Map<string, string>();
   for (const [name, value] of Object.entries(env)) {
     if (!value || value.length < MIN_ENV_VALUE || COMMON_VALUES.has(value) || /^\d+$/.test(value)) continue;
@@ -70,7 +70,7 @@ function environmentReplacements(env: NodeJS.ProcessEnv): { pattern: RegExp; to:
     // As written, and as it appears inside a JSON string.
     for (const form of new Set([value, JSON.stringify(value).slice(1, -1)])) if (!pairs.has(form)) pairs.set(form, `$${name}`);
   }
-  return [...pairs.entries()].sort((a, b) => b[0].length - a[0].length).map(([from, to]) => ({ pattern: new RegExp(escapeRegExp(from), "g"), to }));
+  return [...pairs.entries()].sort((a, b) => b[0].length - a[0].length).map(([from, to]) => ({ from, pattern: new RegExp(escapeRegExp(from), "g"), to }));
 }
 
 function isText(bytes: Buffer): boolean {
@@ -106,13 +106,17 @@ export async function packRun(runDir: string, out: string, options: PackOptions 
       const bytes = fs.readFileSync(file);
       if (!isText(bytes)) continue;
       const text = bytes.toString("utf8");
+      // In order, longest first, so a path is counted once, under the placeholder that took it.
+      let cleaned = text;
       for (const { pattern, to } of replacements) {
-        const hits = text.match(new RegExp(pattern.source, "g"))?.length ?? 0;
-        if (hits > 0) replaced.set(to, (replaced.get(to) ?? 0) + hits);
+        const hits = cleaned.match(pattern)?.length ?? 0;
+        if (hits === 0) continue;
+        replaced.set(to, (replaced.get(to) ?? 0) + hits);
+        cleaned = cleaned.replace(pattern, to);
       }
-      const cleaned = anonymiseText(text, replacements.map((r) => ({ ...r, from: "" })));
       if (cleaned !== text) fs.writeFileSync(file, cleaned);
     }
+    renameByReplacements(staged, replacements);
     // Bodies whose paths were replaced no longer match their index lines' sizes and hashes.
     reindex(path.join(staged, path.relative(root, layout.mockLog)));
     // The packed run must still be the run: judged again from the staged copy, as the maintainer's `check` will.
@@ -122,7 +126,7 @@ export async function packRun(runDir: string, out: string, options: PackOptions 
     const file = path.resolve(out);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     await tar.c({ gzip: true, file, cwd: staging, portable: true }, [name]);
-    return { file, bytes: fs.statSync(file).size, files: files.length, trimmed: trimmed.map((p) => path.relative(root, p)), replaced: [...replaced].map(([to, count]) => ({ to, count })), recorded, rejudged: { verdict: rejudged.verdict, reason: rejudged.reason }, judgedSame, leftovers: files.flatMap(leftovers).map((l) => ({ ...l, file: path.relative(staging, l.file) })) };
+    return { file, bytes: fs.statSync(file).size, files: files.length, trimmed: trimmed.map((p) => path.relative(root, p)), replaced: [...replaced].map(([to, count]) => ({ to, count })), recorded, rejudged: { verdict: rejudged.verdict, reason: rejudged.reason }, judgedSame, leftovers: [...walk(staged).flatMap(leftovers), ...nameLeftovers(staged, replacements)].map((l) => ({ ...l, file: path.relative(staging, l.file) })) };
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
   }

@@ -20,7 +20,9 @@ describe("renderIssue", () => {
     expect(text).toContain("+[MESSAGE FROM NON-USER SOURCE - NOT USER INPUT]");
     expect(text).toMatch(/<details><summary>Timeline of session s1<\/summary>\n\n```\n.*push.*prompt #1/);
     expect(text).toContain('<details><summary>Scenario source</summary>\n\n```ts\n// ');
-    expect(text).toContain(`Run directory: \`${fixture("notification-changed-2.1.281")}\``);
+    // Named from the working directory, never by this machine's absolute path.
+    expect(text).toContain(`Run directory: \`${path.relative(process.cwd(), fixture("notification-changed-2.1.281"))}\` (/RUN above)`);
+    expect(text).not.toContain(fixture("notification-changed-2.1.281"));
   });
 
   it("for a file scenario: the file's copy inline, its sha256, the command naming the file, the parameters given", () => {
@@ -39,6 +41,9 @@ describe("renderIssue", () => {
     // The source's own ``` cannot close the block early.
     expect(text).toContain("````ts\n// my bug ``` with a fence inside\nexport default {};\n````");
     expect(text).not.toContain("/home/someone");
+    // A run outside the working directory goes by its name; a path into it, wherever it is quoted, by /RUN.
+    expect(text).toContain("Run directory: `run` (/RUN above)");
+    expect(text).not.toContain(dir);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

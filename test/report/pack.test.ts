@@ -43,6 +43,10 @@ describe("packRun", () => {
       path.join(runDir, "sessions", "s1", "terminal.jsonl"),
       `${JSON.stringify({ t: 1, data: `\u001b[38;5;246m${runDir}/iso/work\u001b[39m and \u001b[1m${home}/notes.txt` })}\n`,
     );
+    // claude names a project's folder by its working directory, dashed: the name holds the machine's path.
+    const project = path.join(runDir, "iso", "config", "projects", `${dashed(runDir)}-iso-work`);
+    fs.mkdirSync(project, { recursive: true });
+    fs.writeFileSync(path.join(project, "notes.md"), "a project file\n");
     fs.appendFileSync(path.join(runDir, "sessions", "s1", "stdin.jsonl"), `${JSON.stringify({ t: 2, raw: `project ${env.PROJECT_NAME} token ${env.API_TOKEN}` })}\n`);
 
     const out = path.join(base, "out.tar.gz");
@@ -58,6 +62,8 @@ describe("packRun", () => {
     const names = files.map((f) => path.relative(extracted, f));
     expect(names).toContain(`${path.basename(runDir)}/run.json`);
     expect(names.some((n) => n.includes(".cache") || n.includes("shell-snapshots"))).toBe(false);
+    expect(names).toContain(`${path.basename(runDir)}/iso/config/projects/-RUN-iso-work/notes.md`);
+    for (const name of names) expect(name.includes(dashed(base)), `${name} names the machine`).toBe(false);
     const forbidden = [base, home, os.homedir(), dashed(base), env.API_TOKEN, env.PROJECT_NAME, env.TMPDIR].filter((p) => p.length > 1);
     for (const file of files) {
       const text = fs.readFileSync(file, "utf8");
