@@ -70,6 +70,7 @@ export function binaryRecord(claude: ResolvedClaude, probe: Pick<BinaryProbe, "r
     command: claude.command,
     args: claude.args,
     sha256: claude.sha256,
+    package: claude.package,
   };
 }
 

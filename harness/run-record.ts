@@ -43,6 +43,8 @@ export const runRecordSchema = z.object({
     command: z.string(),
     args: z.array(z.string()),
     sha256: z.string(),
+    // The npm package@version the executable came from; null for a local binary and in runs recorded before.
+    package: z.string().nullable().default(null),
   }),
   // How the sessions were driven (headless, sdk, terminal); null in runs recorded before it was recorded.
   driver: z.string().nullable().default(null),

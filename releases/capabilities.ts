@@ -6,7 +6,7 @@ import path from "node:path";
 import { execa } from "execa";
 import { z } from "zod";
 import { probeVersion, QUIET_ENV } from "./binary-info.ts";
-import { cacheDir } from "./release-cache.ts";
+import { cacheDir } from "./cache-dir.ts";
 import type { ResolvedClaude } from "./resolve.ts";
 
 // What a release can do, as far as scenarios and the harness care. Each is read from `--help` and the bundle's bytes

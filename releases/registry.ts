@@ -1,14 +1,19 @@
 // Which claude releases npm has published, and which of them a version word names.
 import fs from "node:fs";
+import path from "node:path";
 import type pacote from "pacote";
 import semver from "semver";
 import { z } from "zod";
 import { UserError } from "../core/errors.ts";
+import { cacheDir } from "./cache-dir.ts";
 import { pacoteOptionsFrom, readNpmConfig } from "./npm-config.ts";
+import { detectPlatform } from "./platform.ts";
+import { readSavedReleaseList, saveReleaseList, SAVED_LIST_FILE } from "./saved-release-list.ts";
 
 export const CLAUDE_PACKAGE = "@anthropic-ai/claude-code";
 // The native executable lives in one package per platform, named <CLAUDE_PACKAGE>-<platform suffix>.
 export const PLATFORM_PACKAGE_PREFIX = `${CLAUDE_PACKAGE}-`;
+export const SDK_PACKAGE = "@anthropic-ai/claude-agent-sdk";
 
 const versionManifestSchema = z.object({
   bin: z.union([z.string(), z.record(z.string(), z.string())]).optional(),
@@ -33,6 +38,41 @@ export interface ReleaseInfo {
   jsEntry: string | null;
   // For "native" only: the platform packages the release lists.
   platformPackages: string[];
+  // Where a binary of this release is had from. The newest release can be published as its platform package (and
+  // inside the Agent SDK's) before the main package: such a release is still a release (issue 27, item 10).
+  origin: ReleaseOrigin;
+}
+
+export type ReleaseOrigin =
+  | { kind: "claude-code" }
+  // <CLAUDE_PACKAGE>-<platform>@<version>, with no main package of that version.
+  | { kind: "platform-package"; package: string }
+  // The Agent SDK's own platform package, whose manifest says which claude it carries (claudeCodeVersion).
+  | { kind: "agent-sdk"; package: string; sdkVersion: string };
+
+// Where a release comes from, for a person: "only in @anthropic-ai/claude-code-linux-x64 so far".
+export function originWords(origin: ReleaseOrigin): string {
+  switch (origin.kind) {
+    case "claude-code":
+      return CLAUDE_PACKAGE;
+    case "platform-package":
+      return `only in ${origin.package} so far`;
+    case "agent-sdk":
+      return `only in ${origin.package}@${origin.sdkVersion} so far`;
+  }
+}
+
+// The package a native release's executable is fetched from, and the version of it to fetch.
+export function nativePackageOf(info: ReleaseInfo, platform: string): { spec: string; listed: boolean } {
+  const own = `${PLATFORM_PACKAGE_PREFIX}${platform}`;
+  switch (info.origin.kind) {
+    case "claude-code":
+      return { spec: `${own}@${info.version}`, listed: info.platformPackages.includes(own) };
+    case "platform-package":
+      return { spec: `${info.origin.package}@${info.version}`, listed: info.origin.package === own };
+    case "agent-sdk":
+      return { spec: `${info.origin.package}@${info.origin.sdkVersion}`, listed: info.origin.package === `${SDK_PACKAGE}-${platform}` };
+  }
 }
 
 export interface ReleaseIndex {
@@ -69,6 +109,7 @@ export function parseReleaseIndex(raw: unknown): ReleaseIndex {
       era,
       jsEntry: era === "js" ? (bin ?? "cli.js").replace(/^\.\//, "") : null,
       platformPackages,
+      origin: { kind: "claude-code" },
     });
   }
   return {
@@ -76,6 +117,62 @@ export function parseReleaseIndex(raw: unknown): ReleaseIndex {
     distTags: parsed.data["dist-tags"],
     releases,
   };
+}
+
+const extraPackumentSchema = z.object({
+  "dist-tags": z.record(z.string(), z.string()),
+  versions: z.record(
+    z.string(),
+    z.object({
+      dist: z.object({ integrity: z.string().optional() }).optional(),
+      claudeCodeVersion: z.string().optional(),
+      optionalDependencies: z.record(z.string(), z.string()).optional(),
+    }),
+  ),
+  time: z.record(z.string(), z.string()).optional(),
+});
+
+export type ExtraSource =
+  // <CLAUDE_PACKAGE>-<platform>'s packument: its versions are claude's.
+  | { kind: "platform-package"; package: string }
+  // The Agent SDK's packument: each version names the claude it carries, in the SDK's platform package `package`.
+  | { kind: "agent-sdk"; package: string };
+
+// The releases only `source` has a binary for, added to `index` (whose own entries win). A document of another shape
+// adds nothing: these sources only widen the list the main package gives.
+export function withExtraReleases(index: ReleaseIndex, raw: unknown, source: ExtraSource): ReleaseIndex {
+  const parsed = extraPackumentSchema.safeParse(raw);
+  if (!parsed.success) return index;
+  const { versions, time } = parsed.data;
+  const claudeOf = (version: string): string | null => {
+    if (!semver.valid(version)) return null;
+    if (source.kind === "platform-package") return version;
+    const manifest = versions[version];
+    const carried = manifest?.claudeCodeVersion;
+    return carried && semver.valid(carried) && manifest?.optionalDependencies?.[source.package] ? carried : null;
+  };
+  const releases = new Map(index.releases);
+  for (const [version, manifest] of Object.entries(versions)) {
+    const claude = claudeOf(version);
+    if (claude === null || releases.has(claude)) continue;
+    const stamp = time?.[version];
+    releases.set(claude, {
+      version: claude,
+      publishedAt: stamp ? new Date(stamp) : null,
+      // The SDK's integrity is its own package's, not its platform package's: pacote looks that one up.
+      integrity: source.kind === "platform-package" ? (manifest.dist?.integrity ?? null) : null,
+      era: "native",
+      jsEntry: null,
+      platformPackages: [],
+      origin: source.kind === "platform-package" ? { kind: "platform-package", package: source.package } : { kind: "agent-sdk", package: source.package, sdkVersion: version },
+    });
+  }
+  // "latest" is the newest release a binary can be had for, whichever package published it first.
+  const distTags = { ...index.distTags };
+  const tagged = parsed.data["dist-tags"]["latest"];
+  const latest = tagged ? claudeOf(tagged) : null;
+  if (latest && releases.has(latest) && (!distTags["latest"] || semver.gt(latest, distTags["latest"]))) distTags["latest"] = latest;
+  return { versions: [...releases.keys()].sort(semver.compare), distTags, releases };
 }
 
 // The few published versions either side of one that is not, for error messages.
@@ -169,7 +266,7 @@ function readCaFile(file: string): string {
 
 let indexPromise: Promise<ReleaseIndex> | undefined;
 
-// The packument is read once per process; a failed read is not remembered, so a retry asks again.
+// The release list is read once per process; a failed read is not remembered, so a retry asks again.
 export function releaseIndex(): Promise<ReleaseIndex> {
   indexPromise ??= fetchReleaseIndex().catch((err: unknown) => {
     indexPromise = undefined;
@@ -180,20 +277,43 @@ export function releaseIndex(): Promise<ReleaseIndex> {
 
 async function fetchReleaseIndex(): Promise<ReleaseIndex> {
   const options = await registryOptions();
-  let packument: unknown;
-  try {
-    // Full metadata, because the abbreviated document the registry serves by default has no publication times.
-    // pacote (half a second to load) only when the registry is read.
-    const { default: pacote } = await import("pacote");
-    packument = await pacote.packument(CLAUDE_PACKAGE, { ...options, fullMetadata: true });
-  } catch (err) {
-    throw new UserError(
+  // pacote (half a second to load) only when the registry is read.
+  const { default: pacote } = await import("pacote");
+  const platform = detectPlatform();
+  // Full metadata, because the abbreviated document the registry serves by default has no publication times (and,
+  // for the SDK, no claudeCodeVersion). The two extra sources only widen the list: if either fails, the main one stands.
+  const read = (name: string) => pacote.packument(name, { ...options, fullMetadata: true });
+  const [main, platformOnly, sdk] = await Promise.allSettled([read(CLAUDE_PACKAGE), read(`${PLATFORM_PACKAGE_PREFIX}${platform}`), read(SDK_PACKAGE)]);
+  if (main.status === "rejected") {
+    const unreachable = new UserError(
       `Could not read the ${CLAUDE_PACKAGE} release list from ${options.registry ?? "the npm registry"}: ` +
-        `${(err as Error).message}. Check the network and \`npm config get registry\`.`,
+        `${(main.reason as Error).message}. Check the network and \`npm config get registry\`.`,
       "REGISTRY_UNREACHABLE",
+      { hint: offlineHint() },
     );
+    const saved = readSavedReleaseList(savedListFile());
+    if (!saved) throw unreachable;
+    process.stderr.write(`ccrepro: the registry is unreachable, so this uses the release list read ${ageOf(saved.fetchedAt)} ago (${saved.fetchedAt.toISOString()}); releases published since are missing from it\n`);
+    return saved.index;
   }
-  return parseReleaseIndex(packument);
+  let index = parseReleaseIndex(main.value);
+  if (platformOnly.status === "fulfilled") index = withExtraReleases(index, platformOnly.value, { kind: "platform-package", package: `${PLATFORM_PACKAGE_PREFIX}${platform}` });
+  if (sdk.status === "fulfilled") index = withExtraReleases(index, sdk.value, { kind: "agent-sdk", package: `${SDK_PACKAGE}-${platform}` });
+  saveReleaseList(savedListFile(), index, new Date());
+  return index;
+}
+
+const savedListFile = () => path.join(cacheDir(), SAVED_LIST_FILE);
+
+function offlineHint(): string {
+  return `offline, an exact release already in the cache works (--claude 2.1.332, not latest or a range); \`ccrepro versions\` lists the cached ones once the list has been read here, and ${cacheDir()} holds them`;
+}
+
+function ageOf(at: Date): string {
+  const minutes = Math.max(0, Math.round((Date.now() - at.getTime()) / 60_000));
+  if (minutes < 90) return `${minutes} min`;
+  const hours = Math.round(minutes / 60);
+  return hours < 48 ? `${hours} h` : `${Math.round(hours / 24)} days`;
 }
 
 export async function listVersions(): Promise<string[]> {
@@ -207,7 +327,10 @@ export async function releaseInfo(version: string): Promise<ReleaseInfo> {
   return info;
 }
 
+// An exact version needs no list: installing it says whether it was published (and a cached one works offline).
 export async function resolveVersions(word: string): Promise<string[]> {
+  const exact = semver.valid(word.trim());
+  if (exact && semver.clean(word.trim()) === exact) return [exact];
   return resolveVersionWord(await releaseIndex(), word);
 }
 

@@ -9,14 +9,14 @@ import { ownerAlive, ownerPid, ownerToken } from "../core/process-owner.ts";
 import semver from "semver";
 import { z } from "zod";
 import { sha256File } from "./binary-info.ts";
+import { cacheDir } from "./cache-dir.ts";
 import { UserError } from "../core/errors.ts";
 import { detectPlatform, type PlatformSuffix } from "./platform.ts";
 import {
   CLAUDE_PACKAGE,
-  PLATFORM_PACKAGE_PREFIX,
+  nativePackageOf,
   registryOptions,
   releaseInfo,
-  resolveVersions,
 } from "./registry.ts";
 
 export interface InstalledRelease {
@@ -28,6 +28,8 @@ export interface InstalledRelease {
   executablePath: string;
   dir: string;
   sha256: string;
+  // The npm package and version the executable was unpacked from (a platform or SDK package for a native release).
+  package: string;
   // The entry's size on disk, which is what the cache cap counts.
   bytes: number;
   // What this call cost: 0 bytes on a cache hit; fetchMs is the call's wall time, lock wait included.
@@ -76,12 +78,6 @@ const STAGING_NAME = /^\.staging-(\d+\.\d+\.\d+\S*)-\d+-[0-9a-f]{8}$/;
 const DEFAULT_MAX_BYTES = 8 * 1024 ** 3;
 // Another host's marker cannot be checked for liveness, so it counts as in use for this long.
 const FOREIGN_PIN_TTL_MS = 24 * 3600_000;
-
-export function cacheDir(): string {
-  if (process.env["CCREPRO_CACHE_DIR"]) return path.resolve(process.env["CCREPRO_CACHE_DIR"]);
-  const xdg = process.env["XDG_CACHE_HOME"] || path.join(os.homedir(), ".cache");
-  return path.join(xdg, "ccrepro", "releases");
-}
 
 export function maxCacheBytes(): number {
   const raw = process.env["CCREPRO_CACHE_MAX_BYTES"];
@@ -138,6 +134,7 @@ function toInstalled(
     executablePath,
     dir,
     sha256: manifest.sha256,
+    package: manifest.package,
     bytes: manifest.bytes,
     ...call,
   };
@@ -338,14 +335,12 @@ async function fetchEntry(cache: string, version: string, platform: PlatformSuff
   let spec = `${CLAUDE_PACKAGE}@${version}`;
   let executable = `package/${info.jsEntry}`;
   if (info.era === "native") {
-    const platformPackage = `${PLATFORM_PACKAGE_PREFIX}${platform}`;
-    if (!info.platformPackages.includes(platformPackage)) {
-      throw new UserError(
-        `${CLAUDE_PACKAGE}@${version} has no ${platform} build (it lists ${info.platformPackages.join(", ")}).`,
-        "UNSUPPORTED_PLATFORM",
-      );
+    const native = nativePackageOf(info, platform);
+    if (!native.listed) {
+      const lists = info.origin.kind === "claude-code" ? `it lists ${info.platformPackages.join(", ")}` : `it is had only from ${native.spec}`;
+      throw new UserError(`${CLAUDE_PACKAGE}@${version} has no ${platform} build (${lists}).`, "UNSUPPORTED_PLATFORM");
     }
-    spec = `${platformPackage}@${version}`;
+    spec = native.spec;
     executable = "package/claude";
   }
   await fsp.mkdir(cache, { recursive: true });

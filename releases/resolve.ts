@@ -16,6 +16,7 @@ export interface LocalClaude {
   args: string[];
   executablePath: string;
   sha256: string;
+  package: null;
 }
 
 export type ResolvedClaude = InstalledRelease | LocalClaude;
@@ -47,12 +48,12 @@ async function localClaude(word: string): Promise<LocalClaude> {
   }
   // A bare entry script (cli.js from an unpacked release, perhaps patched) runs with node like a cached one.
   if (/\.[cm]?js$/.test(executablePath)) {
-    return { version: null, era: "local", command: process.execPath, args: [executablePath], executablePath, sha256: await sha256File(executablePath) };
+    return { version: null, era: "local", command: process.execPath, args: [executablePath], executablePath, sha256: await sha256File(executablePath), package: null };
   }
   try {
     await fsp.access(executablePath, fs.constants.X_OK);
   } catch {
     throw new UserError(`${executablePath} is not executable; run chmod +x on it, or pass a release version instead.`, "MISSING_BINARY");
   }
-  return { version: null, era: "local", command: executablePath, args: [], executablePath, sha256: await sha256File(executablePath) };
+  return { version: null, era: "local", command: executablePath, args: [], executablePath, sha256: await sha256File(executablePath), package: null };
 }

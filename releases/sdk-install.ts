@@ -7,7 +7,8 @@ import { execa } from "execa";
 import semver from "semver";
 import { z } from "zod";
 import { UserError } from "../core/errors.ts";
-import { cacheDir, dirBytes, withVersionLock } from "./release-cache.ts";
+import { cacheDir } from "./cache-dir.ts";
+import { dirBytes, withVersionLock } from "./release-cache.ts";
 
 export const SDK_PACKAGE = "@anthropic-ai/claude-agent-sdk";
 // The SDK a run of the sdk driver uses unless --sdk says otherwise: the release the orchestrator's SDK reproduction (bb #1718) used, pinned so a

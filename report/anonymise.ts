@@ -14,7 +14,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { cacheDir } from "../releases/release-cache.ts";
+import { cacheDir } from "../releases/cache-dir.ts";
 import { runLayout, sessionLayout } from "../harness/run-layout.ts";
 import { REQUEST_INDEX_FILE, logLineSchema } from "../mock-api/log-entry.ts";
 import { sha256Hex } from "../core/hash.ts";

@@ -9,7 +9,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { E2E_TIMEOUT_MS } from "../e2e-run.ts";
 import { runAndCheck } from "../../pipeline/run-scenario.ts";
 import { loadScenario } from "../../pipeline/scenario-source.ts";
-import { cacheDir, installRelease } from "../../releases/release-cache.ts";
+import { cacheDir } from "../../releases/cache-dir.ts";
+import { installRelease } from "../../releases/release-cache.ts";
 
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-tampered-"));
 afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));

@@ -23,7 +23,7 @@ function stalledRun(): { dir: string; record: RunRecord } {
   fs.writeFileSync(s1.sessionJson, JSON.stringify({ stoppedBy: [] }));
   const record: RunRecord = {
     format: 2, id: "x", scenario: "resume-orphaned-background-task", source: { kind: "builtin", name: "resume-orphaned-background-task" }, params: {},
-    claude: { requested: "1.0.72", era: "js", reportedVersion: "1.0.72", executable: "cli.js", command: "node", args: [], sha256: "0" },
+    claude: { requested: "1.0.72", era: "js", reportedVersion: "1.0.72", executable: "cli.js", command: "node", args: [], sha256: "0", package: "@anthropic-ai/claude-code@1.0.72" },
     mock: { url: "http://127.0.0.1:40123", script: null }, hookEvents: [], startedAt: "", endedAt: "", wallMs: 1, floorMs: null,
     steps: [], sessions: [{ label: "s1", pid: 1, sessionId: null, exitCode: 1, signal: null }],
     outbound: { attempts: 9, forwardedToMock: 0 }, processes: { killedAtEnd: 0, survivors: [], outsideRemoved: [] },

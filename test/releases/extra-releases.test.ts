@@ -1,0 +1,90 @@
+// Releases a binary can be had for before the main package lists them (issue 27, item 10): a platform package's own
+// versions, and the Agent SDK's, each naming the claude it carries. Documents shaped as the registry serves them
+// (2026-12-01: @anthropic-ai/claude-code-linux-x64@2.1.333 and @anthropic-ai/claude-agent-sdk@0.3.333, whose
+// claudeCodeVersion is 2.1.333, were out; @anthropic-ai/claude-code@2.1.333 was not), cut to a few versions.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { nativePackageOf, originWords, parseReleaseIndex, resolveVersionWord, withExtraReleases, type Packument } from "../../releases/registry.ts";
+import { readSavedReleaseList, saveReleaseList } from "../../releases/saved-release-list.ts";
+
+const PLATFORM = "@anthropic-ai/claude-code-linux-x64";
+const SDK_PLATFORM = "@anthropic-ai/claude-agent-sdk-linux-x64";
+const native = (v: string) => ({ dist: { tarball: "t", integrity: `sha512-main-${v}` }, optionalDependencies: { [PLATFORM]: v } });
+const main: Packument = {
+  "dist-tags": { latest: "2.1.332" },
+  versions: { "2.1.112": { dist: { tarball: "t" }, bin: { claude: "cli.js" } }, "2.1.331": native("2.1.331"), "2.1.332": native("2.1.332") },
+  time: { "2.1.112": "2026-05-01T00:00:00Z", "2.1.331": "2026-11-28T00:00:00Z", "2.1.332": "2026-11-30T00:00:00Z" },
+};
+const platformPackument = {
+  "dist-tags": { latest: "2.1.333" },
+  versions: { "2.1.331": { dist: { integrity: "sha512-p331" } }, "2.1.332": { dist: { integrity: "sha512-p332" } }, "2.1.333": { dist: { integrity: "sha512-p333" } } },
+  time: { "2.1.333": "2026-12-01T09:00:00Z" },
+};
+const sdk = (claude: string | undefined, platforms = [SDK_PLATFORM]) => ({ dist: { integrity: "sha512-sdk" }, ...(claude ? { claudeCodeVersion: claude } : {}), optionalDependencies: Object.fromEntries(platforms.map((p) => [p, "x"])) });
+const sdkPackument = {
+  "dist-tags": { latest: "0.3.334" },
+  versions: { "0.3.332": sdk("2.1.332"), "0.3.333": sdk("2.1.333"), "0.3.334": sdk("2.1.334"), "0.3.335": sdk("2.1.335", ["@anthropic-ai/claude-agent-sdk-darwin-arm64"]), "0.2.9": sdk(undefined) },
+  time: { "0.3.334": "2026-12-01T10:00:00Z" },
+};
+
+const merged = () =>
+  withExtraReleases(withExtraReleases(parseReleaseIndex(main), platformPackument, { kind: "platform-package", package: PLATFORM }), sdkPackument, { kind: "agent-sdk", package: SDK_PLATFORM });
+
+describe("the release list beyond the main package", () => {
+  it("adds the versions only a platform package or the SDK has, says where each comes from, and keeps the main package's own", () => {
+    const index = merged();
+    expect(index.versions).toEqual(["2.1.112", "2.1.331", "2.1.332", "2.1.333", "2.1.334"]);
+    expect(index.releases.get("2.1.332")).toMatchObject({ origin: { kind: "claude-code" }, integrity: "sha512-main-2.1.332" });
+    expect(index.releases.get("2.1.333")).toMatchObject({ era: "native", origin: { kind: "platform-package", package: PLATFORM }, integrity: "sha512-p333", publishedAt: new Date("2026-12-01T09:00:00Z") });
+    // The SDK's version is its own; the claude it carries is what the list is keyed by.
+    expect(index.releases.get("2.1.334")).toMatchObject({ era: "native", origin: { kind: "agent-sdk", package: SDK_PLATFORM, sdkVersion: "0.3.334" }, integrity: null });
+    // An SDK release without this platform's package, or without claudeCodeVersion, gives nothing here.
+    expect(index.releases.has("2.1.335")).toBe(false);
+    expect(originWords(index.releases.get("2.1.333")!.origin)).toBe(`only in ${PLATFORM} so far`);
+  });
+
+  it("moves latest to the newest release any source has a binary for", () => {
+    const index = merged();
+    expect(resolveVersionWord(index, "latest")).toEqual(["2.1.334"]);
+    expect(resolveVersionWord(index, "latest-3")).toEqual(["2.1.332", "2.1.333", "2.1.334"]);
+    expect(resolveVersionWord(parseReleaseIndex(main), "latest")).toEqual(["2.1.332"]);
+  });
+
+  it("fetches each from the package that has it", () => {
+    const index = merged();
+    expect(nativePackageOf(index.releases.get("2.1.332")!, "linux-x64")).toEqual({ spec: `${PLATFORM}@2.1.332`, listed: true });
+    expect(nativePackageOf(index.releases.get("2.1.332")!, "darwin-arm64")).toEqual({ spec: "@anthropic-ai/claude-code-darwin-arm64@2.1.332", listed: false });
+    expect(nativePackageOf(index.releases.get("2.1.333")!, "linux-x64")).toEqual({ spec: `${PLATFORM}@2.1.333`, listed: true });
+    expect(nativePackageOf(index.releases.get("2.1.334")!, "linux-x64")).toEqual({ spec: `${SDK_PLATFORM}@0.3.334`, listed: true });
+  });
+
+  it("ignores a document of another shape: the main package's list stands", () => {
+    const index = parseReleaseIndex(main);
+    expect(withExtraReleases(index, { error: "not found" }, { kind: "platform-package", package: PLATFORM }).versions).toEqual(index.versions);
+  });
+});
+
+describe("the saved release list", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-saved-list-"));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("reads back what was saved, origins, tags and times included", () => {
+    const file = path.join(dir, "release-list.json");
+    const at = new Date("2026-12-01T12:00:00Z");
+    saveReleaseList(file, merged(), at);
+    const saved = readSavedReleaseList(file)!;
+    expect(saved.fetchedAt).toEqual(at);
+    expect(saved.index).toEqual(merged());
+    expect(fs.readdirSync(dir)).toEqual(["release-list.json"]);
+  });
+
+  it("is no list when missing, cut or not this format", () => {
+    expect(readSavedReleaseList(path.join(dir, "none.json"))).toBeNull();
+    fs.writeFileSync(path.join(dir, "cut.json"), '{"format":1,"fetchedAt":"2026-');
+    expect(readSavedReleaseList(path.join(dir, "cut.json"))).toBeNull();
+    fs.writeFileSync(path.join(dir, "other.json"), JSON.stringify({ format: 9, fetchedAt: "2026-12-01T12:00:00Z", distTags: {}, releases: [] }));
+    expect(readSavedReleaseList(path.join(dir, "other.json"))).toBeNull();
+  });
+});
