@@ -16,7 +16,8 @@ export const cellWhySchema = z.enum(["sample", "bisect", "verify"]);
 export type CellWhy = z.infer<typeof cellWhySchema>;
 
 const cellRunSchema = z.object({
-  // Relative to the atlas directory when under it, else absolute; null when the release could not be installed.
+  // Relative to the atlas directory ("../…" for a reused run elsewhere; atlases before 2026-12-02 may hold an
+  // absolute path there, which resolves alike); null when the release could not be installed.
   dir: z.string().nullable(),
   verdict: verdictSchema,
   red: z.array(z.string()),

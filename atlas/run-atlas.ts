@@ -70,9 +70,10 @@ export function withCells(entry: AtlasEntry, cells: ReadonlyMap<string, AtlasCel
   return { ...entry, cells: ordered, intervals: intervalsOf(entry.versions, cells), boundaries };
 }
 
+// Always relative to the atlas, climbing out with ".." for a reused run elsewhere: an atlas.json committed or
+// shared names no path of the machine it was made on.
 function relativeRun(outDir: string, runDir: string): string {
-  const relative = path.relative(outDir, runDir);
-  return relative.startsWith("..") || path.isAbsolute(relative) ? runDir : relative;
+  return path.relative(outDir, runDir);
 }
 
 // One release's cell from its reused results and its fresh runs, by the one repeat rule; red sets that differ

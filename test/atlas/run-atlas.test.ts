@@ -87,7 +87,9 @@ describe("runAtlas", () => {
     expect(ran).not.toContain("2.1.281");
     expect(outcome.reused).toBe(1);
     const cell = readAtlasFile(out).entries[0]!.cells.find((c) => c.version === "2.1.281")!;
-    expect(cell.runs).toEqual([expect.objectContaining({ dir, reused: true, verdict: "RED", red: ["notification-changed"] })]);
+    // Named relative to the atlas, never by this machine's absolute path.
+    expect(cell.runs).toEqual([expect.objectContaining({ dir: path.relative(out, dir), reused: true, verdict: "RED", red: ["notification-changed"] })]);
+    expect(path.resolve(out, cell.runs[0]!.dir!)).toBe(dir);
   });
 
   it("refuses an atlas.json that does not match the schema, naming the field", () => {
