@@ -1,7 +1,8 @@
-// `ccrepro bisect --confidence` on real releases: the calibration finds the known-bad end by itself. On
-// print-resume-cache-reuse 2.1.92 (RED) → 2.1.94 (GREEN), the new end shows no signal in its first 4 runs, so the old
-// end is calibrated next and shows it at once. --max-runs 5 keeps the test to five real runs (~15 s each on 2 busy
-// cores); the whole bisection (14 runs) is measured in docs/rates.md.
+// `ccrepro bisect --confidence` on real releases, end to end over a small range: print-resume-cache-reuse 2.1.91
+// (RED) → 2.1.97 (GREEN), with 2.1.92, 2.1.94 and 2.1.96 between. The calibration finds no signal at the new end in
+// 4 runs and finds the known-bad end at the old one, each step answers SAME or DIFFERENT, and the pair is confirmed
+// by measuring both sides again: 22 runs, 2 min 11 s on 2 busy cores (2026-12-02), where a fixed --repeat 10
+// bisection would start 40.
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { main } from "../../cli/main.ts";
@@ -25,17 +26,22 @@ async function ccrepro(argv: string[]): Promise<{ exitCode: number; stdout: stri
 
 describe("bisect --confidence on real releases", () => {
   it(
-    "calibrates the new end, finds no signal in 4 runs, and finds the bad end at the old one",
+    "calibrates, bisects 2.1.91 → 2.1.97 to the pair 2.1.92 | 2.1.94, confirms it, and prints the confidence and the runs spent",
     async () => {
-      const { exitCode, stdout, stderr } = await ccrepro([
-        "bisect", "print-resume-cache-reuse", "--old", "2.1.92", "--new", "2.1.94", "--confidence", "0.9", "--max-runs", "5", "--runs-dir", root,
-      ]);
-      expect(stderr).toContain("calibrate bad end 2.1.94: signal in 0/4 runs");
-      expect(stderr).toMatch(/ {2}2\.1\.92: signal \(/);
-      expect(stdout).toContain("--max-runs 5 spent (after 5 runs)");
-      // The budget stop's own code, as for a plain bisection.
-      expect(exitCode).toBe(5);
+      const { exitCode, stdout, stderr } = await ccrepro(["bisect", "print-resume-cache-reuse", "--old", "2.1.91", "--new", "2.1.97", "--confidence", "0.9", "--runs-dir", root]);
+      expect(stderr).toContain("calibrate bad end 2.1.97: signal in 0/4 runs");
+      expect(stderr).toContain("calibrate bad end 2.1.91: signal in 4/4 runs");
+      expect(stderr).toMatch(/candidate 2\.1\.94: signal in 0\/\d+ runs → DIFFERENT from the old end/);
+      expect(stderr).toMatch(/candidate 2\.1\.92: signal in (\d+)\/\1 runs → SAME as the old end/);
+      expect(stdout).toContain("print-resume-cache-reuse: RED disappears");
+      expect(stdout).toContain("last like the old end: 2.1.92\nfirst like the new end: 2.1.94\n");
+      expect(stdout).toContain("confirmed: the sides inside the range measured again and held");
+      const confidence = Number(/confidence: ([\d.]+)%/.exec(stdout)?.[1]);
+      expect(confidence).toBeGreaterThanOrEqual(90);
+      const [, spent, fixed] = /runs: (\d+) \(a fixed --repeat 10 bisection would start (\d+)\)/.exec(stdout) ?? [];
+      expect(Number(spent)).toBeLessThan(Number(fixed));
+      expect(exitCode).toBe(0);
     },
-    E2E_TIMEOUT_MS,
+    E2E_TIMEOUT_MS * 2,
   );
 });
