@@ -7,6 +7,7 @@ import { loadNightlyConfig, scenarioEntries } from "../../nightly/config.ts";
 import { findScenario } from "../../scenarios/index.ts";
 
 const DIR = path.join(import.meta.dirname, "..", "..", "nightly", "boundaries");
+const WORKFLOW = path.join(import.meta.dirname, "..", "..", ".github", "workflows", "nightly.yml");
 const files = fs.existsSync(DIR) ? fs.readdirSync(DIR).filter((name) => name.endsWith(".json")) : [];
 
 describe("nightly/boundaries", () => {
@@ -17,5 +18,14 @@ describe("nightly/boundaries", () => {
     // Named after its scenario, and a boundary has two sides (a latest release may stand beside them as a guard).
     expect(scenarioEntries(config).map((e) => e.name)).toContain(name.replace(/\.json$/, ""));
     expect(config.versions.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("are all run by the nightly workflow's boundaries job, and it runs nothing else", () => {
+    const text = fs.readFileSync(WORKFLOW, "utf8");
+    const job = text.slice(text.indexOf("\n  boundaries:\n"), text.indexOf("\n  merge:\n"));
+    const matrix = job.slice(job.indexOf("        config:\n"), job.indexOf("    steps:"));
+    const listed = [...matrix.matchAll(/^ {10}- (\S+)$/gm)].map((m) => m[1]);
+    expect(listed).toEqual(files.map((name) => name.replace(/\.json$/, "")).sort());
+    expect(job).toContain("node bin/ccrepro.mjs nightly --config nightly/boundaries/${{ matrix.config }}.json");
   });
 });
