@@ -95,3 +95,21 @@ describe(".github/workflows/atlas.yml", () => {
     expect(text).toMatch(/pages: write/);
   });
 });
+
+describe(".github/workflows/nightly.yml's atlas job", () => {
+  const nightly = fs.readFileSync(path.resolve(import.meta.dirname, "../../.github/workflows/nightly.yml"), "utf8");
+  const job = nightly.slice(nightly.indexOf("\n  atlas:\n"), nightly.indexOf("\n  merge:\n"));
+  const commands = ccreproCommands(job);
+
+  it("extends the kept atlas with registered scenarios, through options the CLI has", async () => {
+    expect(commands.length).toBeGreaterThan(0);
+    for (const parsed of await Promise.all(commands.map(parse))) {
+      expect(parsed).toMatchObject({ name: "atlas", options: { versions: ">=2.1.240", out: "atlas" } });
+      for (const name of parsed.args[0] as string[]) expect(findScenario(name), name).toBeDefined();
+    }
+    // Kept from night to night, seeded by the committed atlas.
+    expect(job).toContain("uses: actions/cache/restore@v4");
+    expect(job).toContain("uses: actions/cache/save@v4");
+    expect(job).toContain("cp docs/atlas/atlas.json atlas/atlas.json");
+  });
+});
