@@ -77,7 +77,7 @@ export type Step =
   | { kind: "edit-transcript"; label: string; session: string; edit: (text: string) => string };
 
 // Keys a terminal step presses, by name.
-export type TerminalKey = "enter" | "escape" | "tab" | "shift-tab" | "backspace" | "up" | "down" | "left" | "right" | "ctrl-b" | "ctrl-c" | "ctrl-d";
+export type TerminalKey = "enter" | "escape" | "tab" | "shift-tab" | "backspace" | "up" | "down" | "left" | "right" | "ctrl-b" | "ctrl-c" | "ctrl-d" | "ctrl-e" | "ctrl-u";
 
 // What a terminal wait sees: the session's screen as text (its last screen once it exited) and the run's recordings.
 export interface TerminalView {

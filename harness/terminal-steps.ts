@@ -27,6 +27,10 @@ const KEYS: Record<TerminalKey, string> = {
   "ctrl-b": "\x02",
   "ctrl-c": "\x03",
   "ctrl-d": "\x04",
+  // To the input line's end, then clear back to its start: how a step empties an input the UI filled (it puts a
+  // prompt a hook blocked back into the input, the cursor at its start).
+  "ctrl-e": "\x05",
+  "ctrl-u": "\x15",
 };
 
 export const DEFAULT_COLS = 120;

@@ -1,16 +1,42 @@
 // A hook's decision must hold: a PreToolUse deny (exit 2 or JSON) or ask keeps a Bash write from running, and a
 // UserPromptSubmit block keeps the prompt from the model (anthropics/claude-code#95726, #80039, #26923).
-import { answer, bash, block, choice, conversation, defineScenario, exit2, permission, print, session, text, z } from "../kit/index.ts";
-import { fileOf, finding, hookCallsOf, notReached, reached, requestsOf, resultOf } from "../kit/checkers.ts";
+import { allOf, allow, answer, bash, block, choice, conversation, defineScenario, exit2, hookCalled, permission, press, print, quietFor, session, terminal, text, type, wait, z } from "../kit/index.ts";
+import { fileOf, finding, hookCallsOf, notReached, reached, requestsOf, resultOf, type Recordings } from "../kit/checkers.ts";
 
 const MARKER = "HOOK_DECISION_2T";
 const SECRET = "BLOCKED_PROMPT_TEXT_9Q";
+// The UI's second prompt, which the hook lets through: its request shows whether the blocked one was kept.
+const CONTROL = "ALLOWED_PROMPT_TEXT_4W";
 const REASON = "writes are not allowed here";
 const s1 = session("s1");
 const PRE_TOOL = { exit2: exit2(REASON), deny: permission("deny", REASON), ask: permission("ask", REASON) };
-const ON_PROMPT = { "prompt-exit2": exit2(REASON), "prompt-block": block(REASON) };
+// The first prompt is blocked, a later one (the UI's control) let through.
+const ON_PROMPT = { "prompt-exit2": [exit2(REASON), allow()], "prompt-block": [block(REASON), allow()] };
 type How = keyof typeof PRE_TOOL | keyof typeof ON_PROMPT;
 const isPrompt = (how: How): how is keyof typeof ON_PROMPT => how in ON_PROMPT;
+// The request that carries the Bash call's result, once answered.
+const resultSent = (rec: Recordings) => requestsOf(rec).find((r) => r.stream === "main" && r.toolResults.length > 0 && rec.responseEnds.has(r.seq));
+const controlAnswered = (rec: Recordings) => requestsOf(rec).some((r) => r.raw().includes(CONTROL) && rec.responseEnds.has(r.seq));
+
+// The interactive UI: the prompt typed; then what shows the decision held (the call's result sent, the control
+// prompt answered), or, for an ask, a quiet spell after the hook in which a write that ignored it would have run.
+function inUi(how: How) {
+  const opened = [terminal(s1), type(s1, `${MARKER} write the file ${SECRET}`), press(s1, "enter")];
+  if (isPrompt(how)) {
+    return [
+      ...opened,
+      wait("the UserPromptSubmit hook answered", allOf(hookCalled("UserPromptSubmit"), quietFor(1_000)), { timeout: 60_000 }),
+      // The UI puts the blocked prompt back into the input, for editing: cleared, or it would be sent with the next.
+      press(s1, "ctrl-e"),
+      press(s1, "ctrl-u"),
+      type(s1, `${MARKER} ${CONTROL} say ok`),
+      press(s1, "enter"),
+      wait("the next prompt is answered", allOf(controlAnswered, quietFor(1_000)), { timeout: 60_000 }),
+    ];
+  }
+  const held = how === "ask" ? allOf(hookCalled("PreToolUse"), quietFor(3_000)) : allOf((rec: Recordings) => resultSent(rec) !== undefined, quietFor(1_000));
+  return [...opened, wait(how === "ask" ? "the PreToolUse hook answered ask, then quiet" : "the Bash call's result is sent and answered", held, { timeout: 60_000 })];
+}
 
 export default defineScenario({
   name: "hook-decision-enforced",
@@ -22,27 +48,36 @@ export default defineScenario({
     how: choice(["exit2", "deny", "ask", "prompt-exit2", "prompt-block"], { default: "exit2" }),
     // Where the hook is declared: the user's settings, the project's .claude/settings.json, or --settings.
     source: choice(["user", "project", "flag"], { default: "user" }),
+    // How claude runs: `claude -p`, or the interactive UI with the prompt typed.
+    ui: choice(["print", "terminal"], { default: "print" }),
   }),
   findings: ["denied-write-ran", "denial-not-shown", "blocked-prompt-sent"],
   sessions: [s1],
   mockScript: () => conversation({ main: { marker: MARKER, replies: [bash("echo written > sentinel.txt", "write the sentinel")], then: text("done") } }),
   hooks: (p) => ({ answer: [isPrompt(p.how) ? answer("UserPromptSubmit", ON_PROMPT[p.how]) : answer("PreToolUse", PRE_TOOL[p.how], { matcher: "Bash" })], source: p.source }),
   settingSources: ["user", "project"],
-  steps: () => [print(s1, `${MARKER} write the file ${SECRET}`)],
+  steps: (p) => (p.ui === "terminal" ? inUi(p.how) : [print(s1, `${MARKER} write the file ${SECRET}`)]),
   check(rec, p) {
     const event = isPrompt(p.how) ? "UserPromptSubmit" : "PreToolUse";
     if (hookCallsOf(rec, event).length === 0) return { reached: notReached(`the ${event} hook never ran`), findings: [] };
     const requests = requestsOf(rec);
     if (isPrompt(p.how)) {
+      if (p.ui === "terminal" && !controlAnswered(rec)) return { reached: notReached("the prompt typed after the blocked one was never answered"), findings: [] };
       if (!resultOf(rec, s1) && requests.length === 0) return { reached: notReached("claude -p neither answered nor sent a request"), findings: [] };
       const leaked = requests.filter((r) => r.raw().includes(SECRET));
       const findings = leaked.map((r) => finding({ id: "blocked-prompt-sent", title: "the prompt the UserPromptSubmit hook blocked was sent to the model", where: `request #${r.seq} (${r.stream})` }));
       return { reached: reached(), findings, notes: [`${requests.length} requests; result: ${resultOf(rec, s1)?.subtype ?? "none"}`] };
     }
     const next = requests.find((r) => r.stream === "main" && r.toolResults.length > 0);
+    const wrote = fileOf(rec, "sentinel.txt") !== null;
+    // The UI asks the user instead of sending a result: the point is the quiet spell after the hook.
+    if (!next && p.ui === "terminal" && p.how === "ask") {
+      const findings = wrote ? [finding({ id: "denied-write-ran", title: "the hook answered ask, but the UI ran the Bash write unasked: sentinel.txt exists", where: "working directory at the end" })] : [];
+      return { reached: reached(), findings, notes: ["the UI sent no result for the call (it waits for an answer to the ask)"] };
+    }
     if (!next) return { reached: notReached("no request carried the Bash call's result"), findings: [] };
     const findings = [];
-    if (fileOf(rec, "sentinel.txt") !== null) findings.push(finding({ id: "denied-write-ran", title: `the hook answered ${p.how}, but the Bash write ran: sentinel.txt exists`, where: "working directory at the end" }));
+    if (wrote) findings.push(finding({ id: "denied-write-ran", title: `the hook answered ${p.how}, but the Bash write ran: sentinel.txt exists`, where: "working directory at the end" }));
     const shown = next.toolResults.map((r) => r.text).join(" | ");
     if (p.how !== "ask" && !shown.includes(REASON)) findings.push(finding({ id: "denial-not-shown", title: "the tool result does not carry the hook's reason", where: `request #${next.seq}: ${shown.slice(0, 160)}` }));
     return { reached: reached(), findings, notes: [`tool result: ${shown.slice(0, 200)}`] };
@@ -55,5 +90,12 @@ export default defineScenario({
     { versions: ">=2.1.47", params: { how: "deny" }, verdict: "GREEN", note: "2.1.47, 2.1.112, 2.1.217, 2.1.281, 2.1.332" },
     { versions: ">=2.1.47", params: { how: "prompt-exit2" }, verdict: "GREEN", note: "the blocked prompt is in no request body (2.1.47 sends one request without it; later releases none)" },
     { versions: ">=2.1.47", params: { how: "prompt-block" }, verdict: "GREEN", note: "as prompt-exit2" },
+    // ccrepro run hook-decision-enforced --param ui=terminal --param how=H, for every H, on each release named
+    ...(["exit2", "deny", "ask", "prompt-exit2", "prompt-block"] as const).map((how) => ({
+      versions: ">=2.1.47",
+      params: { how, ui: "terminal" as const },
+      verdict: "GREEN" as const,
+      note: "the UI holds every decision (2.1.47, 2.1.84, 2.1.85, 2.1.112, 2.1.217, 2.1.281, 2.1.332): an ask shows its question instead of writing, even where -p ignored it (2.1.84); a blocked prompt comes back into the input, never into a request",
+    })),
   ],
 });
