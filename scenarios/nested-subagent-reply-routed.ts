@@ -54,10 +54,10 @@ export default defineScenario({
     const findings = got.stream === "sub" ? [] : [finding({ id: "nested-reply-misrouted", title: `the child's answer reached the ${got.stream} stream, not its parent`, where: `request #${got.seq}` })];
     return { reached: reached(), findings, notes: [seen] };
   },
-  // ccrepro bisect nested-subagent-reply-routed --old 2.1.250 --new 2.1.332 --repeat 2; run … --repeat 3 on 2.1.303, 2.1.304.
+  // ccrepro bisect nested-subagent-reply-routed --old 2.1.250 --new 2.1.332 --repeat 2; run … --repeat 10 on 2.1.302, 2.1.303, 2.1.304.
   known: [
-    { versions: "<=2.1.303", verdict: "RED", note: "flaky: nested-child-task-lost or nested-reply-lost in most runs — 2.1.240 (1 of 1), 2.1.243 (3 of 4), 2.1.245 (5 of 6), 2.1.247 (5 of 5), 2.1.250, 2.1.292 (2 of 2), 2.1.303 (2 of 5: nested-reply-lost)" },
-    { versions: ">=2.1.304", verdict: "GREEN", note: "the answer reaches the busy parent: 2.1.304 (5 of 5), 2.1.305, 2.1.307, 2.1.312 (2 each), 2.1.332 (6 of 6)" },
+    { versions: "<=2.1.303", verdict: "RED", note: "flaky: nested-child-task-lost or nested-reply-lost in most runs up to 2.1.292, about a third by 2.1.303 — 2.1.240 (1 of 1), 2.1.243 (3 of 4), 2.1.245 (5 of 6), 2.1.247 (5 of 5), 2.1.250, 2.1.292 (2 of 2), 2.1.302 (5 of 10), 2.1.303 (5 of 15: nested-reply-lost)" },
+    { versions: ">=2.1.304", verdict: "GREEN", note: "the answer reaches the busy parent: 2.1.304 (15 of 15), 2.1.305, 2.1.307, 2.1.312 (2 each), 2.1.332 (6 of 6)" },
   ],
   needs: ["stream-json-input", "send-message", "background-subagent", "task-notification"],
   timeoutMs: 150_000,
