@@ -169,7 +169,11 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepResu
       if (!(await within(started.exited, step.timeoutMs))) {
         started.signal("SIGKILL");
         await within(started.exited, SIGNAL_GRACE_MS);
-        throw new StepFailure(`claude -p (session ${step.session}) was still running after ${step.timeoutMs} ms and was killed`);
+        const still = `claude -p (session ${step.session}) was still running after ${step.timeoutMs} ms and was killed`;
+        // No request at all is a binary that hangs; one that asked the API (retrying, waiting out a retry-after) is
+        // claude's own behaviour, and the run simply did not reach its point.
+        if (ctx.live.requests.length === 0) throw new StepFailure(`${still}; it sent no request (it hangs)`);
+        return { outcome: "timeout", detail: `${still}: not reached` };
       }
       const { exitCode, signal } = started.process;
       return { outcome: "ok", detail: `pid ${started.process.pid} exit ${exitCode ?? "-"} signal ${signal ?? "-"}` };

@@ -22,7 +22,7 @@ afterAll(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-function context(fixture: string): RunContext {
+function context(fixture: string, requests: unknown[] = []): RunContext {
   const layout = runLayout(path.join(root, `${runId}-${fixture}-${crypto.randomBytes(3).toString("hex")}`));
   fs.mkdirSync(layout.work, { recursive: true });
   return {
@@ -31,7 +31,7 @@ function context(fixture: string): RunContext {
     claude: { command: "/bin/bash", args: [path.join(FIXTURES, `${fixture}.sh`)] },
     probe: { flags: [] },
     permissions: { mode: "skip-permissions", args: ["--dangerously-skip-permissions"], why: "test" },
-    live: { changed: () => undefined, addSession: () => undefined },
+    live: { changed: () => undefined, addSession: () => undefined, requests },
     sessions: new Map<string, HeadlessSession>(),
   } as unknown as RunContext;
 }
@@ -95,9 +95,16 @@ describe("the print step", () => {
     expect(resultOf(ctx, "p1")?.args).toMatch(/^-p the prompt .*--allowedTools Bash,Task( |$)/);
   });
 
-  it("kills a process still running at the timeout and fails the step", { timeout: 30_000 }, async () => {
+  it("kills a process still running at the timeout that sent no request, and fails the step (a hang)", { timeout: 30_000 }, async () => {
     const ctx = context("hang");
-    await expect(executeStep(ctx, { kind: "print", session: "p1", prompt: "x", timeoutMs: 500 })).rejects.toThrow(/still running after 500 ms and was killed/);
+    await expect(executeStep(ctx, { kind: "print", session: "p1", prompt: "x", timeoutMs: 500 })).rejects.toThrow(/still running after 500 ms and was killed; it sent no request \(it hangs\)/);
+    expect(ctx.sessions.get("p1")!.running).toBe(false);
+  });
+
+  it("kills one that did ask the API (retrying, say) and reports the point not reached, not a harness failure", { timeout: 30_000 }, async () => {
+    const ctx = context("hang", [{ seq: 1 }]);
+    const outcome = await executeStep(ctx, { kind: "print", session: "p1", prompt: "x", timeoutMs: 500 });
+    expect(outcome).toEqual({ outcome: "timeout", detail: "claude -p (session p1) was still running after 500 ms and was killed: not reached" });
     expect(ctx.sessions.get("p1")!.running).toBe(false);
   });
 });
