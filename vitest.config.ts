@@ -34,12 +34,17 @@ export default defineConfig({
     // The JSON report feeds .ci/run's closing "N passed, N failed" line.
     reporters: ["default", ["json", { outputFile: "test-output/vitest.json" }]],
     projects: [
-      { test: { ...shared, name: "unit", include: ["test/**/*.test.ts"], exclude: [E2E, BROWSER, ...LOCAL] } },
+      // Pure tests share one module graph per worker (isolate: false): each file importing the scenarios, the kit and
+      // zod afresh in a fresh process was most of the tier's time (120 s on 2 cores, import 46 s of it). A test that
+      // needs its own copy of a module's state imports it after vi.resetModules() (test/kit/legacy.test.ts). Nothing
+      // here starts a process or opens a port, so it takes every core (vitest's default leaves one free); vitest runs
+      // projects of different maxWorkers in separate groups, hence groupOrder: the unit tier first, then the rest.
+      { test: { ...shared, name: "unit", include: ["test/**/*.test.ts"], exclude: [E2E, BROWSER, ...LOCAL], isolate: false, maxWorkers: "100%", sequence: { groupOrder: 0 } } },
       // The tiers that start the CLI run it from a current dist/, as a fresh clone and an installed package do.
-      { test: { ...shared, name: "local", include: LOCAL, exclude: [E2E, BROWSER], globalSetup: ["test/build-current.ts"] } },
+      { test: { ...shared, name: "local", sequence: { groupOrder: 1 }, include: LOCAL, exclude: [E2E, BROWSER], globalSetup: ["test/build-current.ts"] } },
       // The nightly's end-to-end test opens its report too.
-      { test: { ...shared, name: "e2e", include: [E2E], globalSetup: ["test/build-current.ts", "test/provision-chromium.ts"] } },
-      { test: { ...shared, name: "browser", include: [BROWSER], globalSetup: ["test/build-current.ts", "test/provision-chromium.ts"] } },
+      { test: { ...shared, name: "e2e", sequence: { groupOrder: 1 }, include: [E2E], globalSetup: ["test/build-current.ts", "test/provision-chromium.ts"] } },
+      { test: { ...shared, name: "browser", sequence: { groupOrder: 1 }, include: [BROWSER], globalSetup: ["test/build-current.ts", "test/provision-chromium.ts"] } },
     ],
   },
 });

@@ -18,6 +18,19 @@ const OPTIONS: ts.CompilerOptions = {
   types: [],
 };
 
+// One host for every program here: the kit, zod and the libs are parsed once, not once per program.
+const parsed = new Map<string, ts.SourceFile | undefined>();
+function cachingHost(inMemory?: { file: string; source: string }): ts.CompilerHost {
+  const host = ts.createCompilerHost(OPTIONS);
+  const read = host.getSourceFile.bind(host);
+  host.getSourceFile = (name, version, ...rest) => {
+    if (inMemory && path.resolve(name) === inMemory.file) return ts.createSourceFile(name, inMemory.source, version);
+    if (!parsed.has(name)) parsed.set(name, read(name, version, ...rest));
+    return parsed.get(name);
+  };
+  return host;
+}
+
 // Each export of an entry with its doc comment ("" when none); exports from dependencies (zod's `z`) keep their own.
 function exportsOf(program: ts.Program, file: string): { name: string; doc: string; fromDependency: boolean; deprecated: boolean }[] {
   const checker = program.getTypeChecker();
@@ -35,7 +48,7 @@ function exportsOf(program: ts.Program, file: string): { name: string; doc: stri
 }
 
 describe("the public entries", () => {
-  const program = ts.createProgram(Object.values(ENTRIES), OPTIONS);
+  const program = ts.createProgram(Object.values(ENTRIES), OPTIONS, cachingHost());
 
   it.each(Object.entries(ENTRIES))("%s documents every export", (_entry, file) => {
     const undocumented = exportsOf(program, file).filter((e) => !e.fromDependency && e.doc === "");
@@ -61,10 +74,7 @@ describe("typed session handles", () => {
   // A scenario file as a user writes it, compiled in memory against the real kit.
   function diagnosticsOf(source: string): string[] {
     const file = path.join(root, "test/kit/__typed-session__.ts");
-    const host = ts.createCompilerHost(OPTIONS);
-    const read = host.getSourceFile.bind(host);
-    host.getSourceFile = (name, version) => (path.resolve(name) === file ? ts.createSourceFile(name, source, version) : read(name, version));
-    const program = ts.createProgram([file], OPTIONS, host);
+    const program = ts.createProgram([file], OPTIONS, cachingHost({ file, source }));
     return ts.getPreEmitDiagnostics(program, program.getSourceFile(file)).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
   }
 

@@ -1,9 +1,13 @@
 // The previous release's kit names still work for one release: an old-style scenario defines, steps and judges as
 // before, and each old name warns once with the name that replaces it.
-import { afterAll, describe, expect, it } from "vitest";
-import { bash, choice, conversation, count, defineScenario, judge, resultSeen, sessionNamed, startWith, stop, text, waitFor, z } from "../../kit/index.ts";
-import { flattenSteps } from "../../kit/steps.ts";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { fakeRecordings } from "../fixtures/notifications/recordings.ts";
+
+// Each old name warns once per copy of the kit, and the unit tier shares one module graph between its files
+// (isolate: false): a copy of its own, imported after forgetting the shared one, lets this file see every warning.
+vi.resetModules();
+const { bash, choice, conversation, count, defineScenario, judge, resultSeen, sessionNamed, startWith, stop, text, waitFor, z } = await import("../../kit/index.ts");
+const { flattenSteps } = await import("../../kit/steps.ts");
 
 const warnings: string[] = [];
 const onWarning = (warning: Error & { code?: string }) => {
