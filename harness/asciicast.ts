@@ -2,9 +2,9 @@
 import fs from "node:fs";
 import { z } from "zod";
 import { readJsonLines, sessionProcessSchema } from "./recordings.ts";
-import { castFile, runLayout, sessionLayout } from "./run-layout.ts";
+import { castFile, runLayout, sessionLayout, terminalFiles } from "./run-layout.ts";
 import type { StepRecord } from "./run-record.ts";
-import { terminalFiles, type TerminalSession } from "./terminal-session.ts";
+import type { TerminalSession } from "./terminal-session.ts";
 
 export interface TerminalChunk {
   // Epoch milliseconds, as terminal.jsonl records them.

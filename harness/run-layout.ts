@@ -134,3 +134,34 @@ export function sessionLayout(run: RunLayout, label: string): SessionLayout {
     workdir: path.join(dir, "workdir.json"),
   };
 }
+
+// A terminal session's files: its process record and typed keys where a headless session keeps them, and the UI's
+// output chunks beside them.
+export interface TerminalFiles {
+  dir: string;
+  // The process record, in the same schema as a headless session's, so loadRecordings lists the terminal too.
+  sessionJson: string;
+  // {t, raw} JSON lines: every key sequence the harness typed.
+  input: string;
+  // {t, data} JSON lines: every chunk the UI wrote to the terminal, to replay the screen later.
+  output: string;
+}
+
+export function terminalFiles(run: RunLayout, label: string): TerminalFiles {
+  const files = sessionLayout(run, label);
+  return { dir: files.dir, sessionJson: files.sessionJson, input: files.stdin, output: path.join(files.dir, "terminal.jsonl") };
+}
+
+// Files an SDK session writes beside the usual stdout/stdin/stderr of its session directory.
+export function sdkSessionFiles(files: SessionLayout) {
+  return {
+    plan: path.join(files.dir, "sdk-plan.json"),
+    // {t, raw} lines: every command the harness gave the child (send, end-input, interrupt, abort, …).
+    commands: path.join(files.dir, "sdk-commands.jsonl"),
+    // The CLI's own stdin and stdout beneath the SDK, {t, raw} lines.
+    cliStdin: path.join(files.dir, "cli-stdin.jsonl"),
+    cliStdout: path.join(files.dir, "cli-stdout.jsonl"),
+    // The child's end: outcome, the CLI's pid/argv/exit, and where the SDK's view and the CLI's stdout differ.
+    summary: path.join(files.dir, "sdk.json"),
+  };
+}

@@ -124,16 +124,33 @@ export const runRecordSchema = z.object({
 });
 export type RunRecord = z.infer<typeof runRecordSchema>;
 
-// Written beside and renamed over: a write that fails half-way (a full disk) leaves the previous run.json whole.
 export function writeRunRecord(file: string, record: RunRecord): void {
+  writeWhole(file, `${JSON.stringify(record, null, 2)}\n`);
+}
+
+// Written beside and renamed over: a write that fails half-way (a full disk) leaves the previous run.json whole.
+function writeWhole(file: string, text: string): void {
   const partial = `${file}.partial`;
   try {
-    fs.writeFileSync(partial, `${JSON.stringify(record, null, 2)}\n`);
+    fs.writeFileSync(partial, text);
   } catch (error) {
     fs.rmSync(partial, { force: true });
     throw error;
   }
   fs.renameSync(partial, file);
+}
+
+// run.json changed as text and written to `to` (the file itself, or a copy's): the anonymisers (report/anonymise.ts,
+// report/pack.ts, report/prune-fixture.ts) put placeholders for machine paths. Everything else keeps its bytes, its
+// format included (a recorded format-1 fixture stays the proof of the migration), and the result must still read
+// as a run record: a placeholder never makes a run.json ccrepro refuses. Says whether the text changed.
+export function rewriteRunRecordText(from: string, change: (text: string) => string, to = from): boolean {
+  const text = readInside(path.dirname(from), from, "utf8");
+  const changed = change(text);
+  runRecordSchema.parse(migrateRunRecord(JSON.parse(changed), to));
+  if (changed === text && to === from) return false;
+  writeWhole(to, changed);
+  return changed !== text;
 }
 
 // The one place a verdict enters run.json: the recording stays as the harness wrote it, timings included.

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { HeadlessSession } from "./headless-session.ts";
 import type { SessionProcess, SessionRecording } from "./recordings.ts";
-import type { SessionLayout } from "./run-layout.ts";
+import { sdkSessionFiles, type SessionLayout } from "./run-layout.ts";
 import { END_MARKER, SPAWNED_MARKER, type SdkCommand, type SdkPlan } from "./sdk-child-protocol.mjs";
 
 const CHILD_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), "sdk-child.mjs");
@@ -17,20 +17,6 @@ export interface SdkInstall {
   requested: string;
   version: string;
   packageDir: string;
-}
-
-// Files an SDK session writes beside the usual stdout/stdin/stderr of its session directory.
-export function sdkSessionFiles(files: SessionLayout) {
-  return {
-    plan: path.join(files.dir, "sdk-plan.json"),
-    // {t, raw} lines: every command the harness gave the child (send, end-input, interrupt, abort, …).
-    commands: path.join(files.dir, "sdk-commands.jsonl"),
-    // The CLI's own stdin and stdout beneath the SDK, {t, raw} lines.
-    cliStdin: path.join(files.dir, "cli-stdin.jsonl"),
-    cliStdout: path.join(files.dir, "cli-stdout.jsonl"),
-    // The child's end: outcome, the CLI's pid/argv/exit, and where the SDK's view and the CLI's stdout differ.
-    summary: path.join(files.dir, "sdk.json"),
-  };
 }
 
 export interface SdkSessionSpawn {

@@ -1,27 +1,11 @@
 // One interactive claude UI in a pseudo-terminal of a fixed size: node-pty drives it, @xterm/headless keeps the screen.
 import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import xterm from "@xterm/headless";
 import { spawn, type IPty } from "node-pty";
 import { startingProcess, type SessionProcess, type SessionRecording } from "./recordings.ts";
-import { sessionLayout, type RunLayout } from "./run-layout.ts";
+import type { TerminalFiles } from "./run-layout.ts";
 import { clockNow } from "../core/time.ts";
-
-export interface TerminalFiles {
-  dir: string;
-  // The process record, in the same schema as a headless session's, so loadRecordings lists the terminal too.
-  sessionJson: string;
-  // {t, raw} JSON lines: every key sequence the harness typed.
-  input: string;
-  // {t, data} JSON lines: every chunk the UI wrote to the terminal, to replay the screen later.
-  output: string;
-}
-
-export function terminalFiles(run: RunLayout, label: string): TerminalFiles {
-  const files = sessionLayout(run, label);
-  return { dir: files.dir, sessionJson: files.sessionJson, input: files.stdin, output: path.join(files.dir, "terminal.jsonl") };
-}
 
 export interface TerminalSpawn {
   label: string;

@@ -7,9 +7,9 @@ import { argvOf } from "../core/proc.ts";
 import { daemonPids } from "./daemon-hygiene.ts";
 import { interactiveArgs, RUN_MARKER_VAR } from "./isolation.ts";
 import { findMarkedProcesses } from "./processes.ts";
-import { sessionLayout } from "./run-layout.ts";
+import { sessionLayout, terminalFiles } from "./run-layout.ts";
 import { StepFailure, type RunContext, type StepResult } from "./run-context.ts";
-import { TerminalSession, terminalFiles } from "./terminal-session.ts";
+import { TerminalSession } from "./terminal-session.ts";
 import { clockNow } from "../core/time.ts";
 
 export type TerminalStep = Extract<Step, { kind: "terminal" | "type" | "press" | "screen-wait" | "watch" | "command" | "daemon-exit" }>;

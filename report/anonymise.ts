@@ -16,6 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { cacheDir } from "../releases/cache-dir.ts";
 import { runLayout, sessionLayout } from "../harness/run-layout.ts";
+import { readRunRecord, rewriteRunRecordText, type RunRecord } from "../harness/run-record.ts";
 import { REQUEST_INDEX_FILE, logLineSchema } from "../mock-api/log-entry.ts";
 import { sha256Hex } from "../core/hash.ts";
 
@@ -208,25 +209,37 @@ export function textOf(file: string): string | null {
   return bytes.includes(0) ? null : bytes.toString("utf8");
 }
 
+// What run.json says of the binary, read by its owner; none (loose files, a mock-only copy) or one this ccrepro cannot
+// read leaves the paths to the scan of the text.
+function claudeOf(runJson: string): RunRecord["claude"] | null {
+  if (!fs.existsSync(runJson)) return null;
+  try {
+    return readRunRecord(runJson).claude;
+  } catch {
+    return null;
+  }
+}
+
 // The paths a unit (one run directory, or loose files) names, and which of them is its own run directory.
 export function discover(dir: string, files: string[], runDirHints: string[]): { paths: MachinePaths; root: string | null } {
   const m = new MachinePaths();
   const structured: string[] = [];
-  const runJson = record(readJson(path.join(dir, "run.json")));
-  const claude = record(runJson["claude"]);
-  m.addExecutable(claude["executable"] as string | undefined);
-  if (claude["era"] === "js") m.add("node", claude["command"] as string | undefined);
-  else m.addExecutable(claude["command"] as string | undefined);
-  for (const arg of strings(claude["args"])) m.addExecutable(arg);
+  const layout = runLayout(dir);
+  const claude = claudeOf(layout.runJson);
+  if (claude) {
+    m.addExecutable(claude.executable);
+    if (claude.era === "js") m.add("node", claude.command);
+    else m.addExecutable(claude.command);
+    for (const arg of claude.args) m.addExecutable(arg);
+  }
 
   const scanned = new Map<string, number>();
   for (const file of files) {
     const text = textOf(file);
     if (text === null) continue;
-    const rel = path.relative(dir, file);
-    if (/^sessions\/[^/]+\/session\.json$/.test(rel)) learnArgv(strings(record(readJson(file))["argv"]), m, structured);
-    if (/^hooks\/[^/]+\.json$/.test(rel)) structured.push(...[record(readJson(file))["cwd"]].filter((c): c is string => typeof c === "string" && c.endsWith("/iso/work")).map((c) => c.slice(0, -"/iso/work".length)));
-    if (rel === path.join("mock", REQUEST_INDEX_FILE)) {
+    if (file === sessionLayout(layout, path.basename(path.dirname(file))).sessionJson) learnArgv(strings(record(readJson(file))["argv"]), m, structured);
+    if (path.dirname(file) === layout.hooksDir && file.endsWith(".json")) structured.push(...[record(readJson(file))["cwd"]].filter((c): c is string => typeof c === "string" && c.endsWith(LAYOUT.work)).map((c) => c.slice(0, -LAYOUT.work.length)));
+    if (file === path.join(layout.mockLog, REQUEST_INDEX_FILE)) {
       for (const line of text.split("\n").filter(Boolean)) {
         const command = record(record(parseLine(line))["client"])["command"];
         if (typeof command === "string") learnArgv(command.split(" "), m, structured);
@@ -304,8 +317,10 @@ export function leftoverLines(all: readonly Leftover[]): string[] {
 // ---------------------------------------------------------------------------------------------------------------
 // Anonymising directories in place (fixtures, a staged copy of a run).
 
-const isRunDir = (dir: string) =>
-  ["run.json", "sessions", "hooks.jsonl", path.join("mock", REQUEST_INDEX_FILE)].some((name) => fs.existsSync(path.join(dir, name)));
+const isRunDir = (dir: string) => {
+  const layout = runLayout(dir);
+  return [layout.runJson, layout.sessionsDir, layout.hooksLog, path.join(layout.mockLog, REQUEST_INDEX_FILE)].some((file) => fs.existsSync(file));
+};
 
 // Run directories (not descended into further) and the loose files around them (summary.json, screens, …).
 function units(dir: string, found: { runs: string[]; loose: string[] } = { runs: [], loose: [] }) {
@@ -375,9 +390,10 @@ export function anonymiseInPlace(dirs: string[], runDirHints: string[]): Pruned 
     const links: string[] = [];
     for (const file of plan.files) {
       if (fs.lstatSync(file).isSymbolicLink()) links.push(`${path.relative(plan.dir, file)} ${fixSymlink(file, plan.dir, plan.root)}`);
-      else if (rewrite(file, replacements)) rewritten += 1;
+      // run.json through its owner, which keeps it a run record.
+      else if (file === runLayout(plan.dir).runJson ? rewriteRunRecordText(file, (text) => anonymiseText(text, replacements)) : rewrite(file, replacements)) rewritten += 1;
     }
-    const reindexed = reindex(path.join(plan.dir, "mock"));
+    const reindexed = reindex(runLayout(plan.dir).mockLog);
     written.push(...walk(plan.dir));
     lines.push(
       `${path.relative(process.cwd(), plan.dir)}: run dir ${plan.root ?? "(not named)"}; ${rewritten} files rewritten, ${reindexed} index lines recomputed` +

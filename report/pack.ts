@@ -7,7 +7,7 @@ import path from "node:path";
 import * as tar from "tar";
 import { recheckRun } from "../pipeline/recheck-run.ts";
 import { UserError } from "../core/errors.ts";
-import { readRunRecord } from "../harness/run-record.ts";
+import { readRunRecord, rewriteRunRecordText } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
 import { discover, leftovers, nameLeftovers, realpath, reindex, renameByReplacements, replacementsFor, thisMachine, walk, type Leftover, type Replacement } from "./anonymise.ts";
 
@@ -102,11 +102,8 @@ export async function packRun(runDir: string, out: string, options: PackOptions 
 
     const files = walk(staged);
     const replaced = new Map<string, number>();
-    for (const file of files) {
-      const bytes = fs.readFileSync(file);
-      if (!isText(bytes)) continue;
-      const text = bytes.toString("utf8");
-      // In order, longest first, so a path is counted once, under the placeholder that took it.
+    // In order, longest first, so a path is counted once, under the placeholder that took it.
+    const clean = (text: string) => {
       let cleaned = text;
       for (const { pattern, to } of replacements) {
         const hits = cleaned.match(pattern)?.length ?? 0;
@@ -114,11 +111,24 @@ export async function packRun(runDir: string, out: string, options: PackOptions 
         replaced.set(to, (replaced.get(to) ?? 0) + hits);
         cleaned = cleaned.replace(pattern, to);
       }
+      return cleaned;
+    };
+    const stagedLayout = runLayout(staged);
+    for (const file of files) {
+      // run.json through its owner, which keeps it a run record.
+      if (file === stagedLayout.runJson) {
+        rewriteRunRecordText(file, clean);
+        continue;
+      }
+      const bytes = fs.readFileSync(file);
+      if (!isText(bytes)) continue;
+      const text = bytes.toString("utf8");
+      const cleaned = clean(text);
       if (cleaned !== text) fs.writeFileSync(file, cleaned);
     }
     renameByReplacements(staged, replacements);
     // Bodies whose paths were replaced no longer match their index lines' sizes and hashes.
-    reindex(path.join(staged, path.relative(root, layout.mockLog)));
+    reindex(stagedLayout.mockLog);
     // The packed run must still be the run: judged again from the staged copy, as the maintainer's `check` will.
     const recorded = record.result?.verdict ?? null;
     const rejudged = (await recheckRun(staged)).result;

@@ -2,7 +2,8 @@
 // every machine path replaced (report/anonymise.ts).
 import fs from "node:fs";
 import path from "node:path";
-import { runLayout, sessionLayout } from "../harness/run-layout.ts";
+import { runLayout, sessionLayout, terminalFiles } from "../harness/run-layout.ts";
+import { rewriteRunRecordText } from "../harness/run-record.ts";
 import { REQUEST_INDEX_FILE, logLineSchema } from "../mock-api/log-entry.ts";
 import { sha256Hex } from "../core/hash.ts";
 import { anonymiseText, discover, leftovers, readJson, realpath, record, replacementsFor, thisMachine, walk, type Pruned } from "./anonymise.ts";
@@ -34,7 +35,7 @@ export function copyRun(runDir: string, outDir: string, options: CopyOptions): P
   if (fs.existsSync(from.mcpLogDir)) sources.push(...walk(from.mcpLogDir));
   for (const label of fs.existsSync(from.sessionsDir) ? fs.readdirSync(from.sessionsDir) : []) {
     const session = sessionLayout(from, label);
-    sources.push(session.sessionJson, session.stdout, session.stdin, session.workdir, path.join(session.dir, "terminal.jsonl"));
+    sources.push(session.sessionJson, session.stdout, session.stdin, session.workdir, terminalFiles(from, label).output);
   }
   const discovered = discover(from.root, sources.filter((f) => fs.existsSync(f)), []);
   paths.merge(discovered.paths, false);
@@ -57,7 +58,12 @@ export function copyRun(runDir: string, outDir: string, options: CopyOptions): P
   };
 
   if (!options.mockOnly) {
-    copy(from.runJson, to.runJson);
+    // run.json through its owner, which keeps it a run record.
+    if (fs.existsSync(from.runJson)) {
+      fs.mkdirSync(to.root, { recursive: true });
+      rewriteRunRecordText(from.runJson, (text) => anonymiseText(text, replacements), to.runJson);
+      written.push(to.runJson);
+    }
     copy(from.hooksLog, to.hooksLog);
     copy(from.hooksDir, to.hooksDir);
     copy(from.outboundLog, to.outboundLog);
@@ -70,7 +76,7 @@ export function copyRun(runDir: string, outDir: string, options: CopyOptions): P
       const target = sessionLayout(to, label);
       for (const key of ["stdout", "stdin", "sessionJson", "workdir"] as const) copy(source[key], target[key]);
       // A terminal session's output chunks (harness/terminal-session.ts), for replaying its screen or its .cast.
-      copy(path.join(source.dir, "terminal.jsonl"), path.join(target.dir, "terminal.jsonl"));
+      copy(terminalFiles(from, label).output, terminalFiles(to, label).output);
     }
   }
   const index: string[] = [];

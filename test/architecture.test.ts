@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import { cruise, type ICruiseResult } from "dependency-cruiser";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { runLayout, sdkSessionFiles, sessionLayout, terminalFiles } from "../harness/run-layout.ts";
 
 const root = path.join(import.meta.dirname, "..");
 const config = createRequire(import.meta.url)(path.join(root, ".dependency-cruiser.cjs")) as {
@@ -128,3 +129,66 @@ describe("commands orchestrate nothing", () => {
   });
 });
 
+
+// A run directory's names, as harness/run-layout.ts spells them: its entries (run.json, mock, sessions, …) and the files
+// of a session's directory (stdout.jsonl, session.json, terminal.jsonl, sdk.json, …).
+const LAYOUT = runLayout("/");
+const SESSION = sessionLayout(LAYOUT, "s");
+const RUN_DIR_NAMES = new Set([
+  ...Object.entries(LAYOUT).filter(([key]) => key !== "root").map(([, file]) => file.split("/")[1]!),
+  ...[...Object.values(SESSION), ...Object.values(terminalFiles(LAYOUT, "s")), ...Object.values(sdkSessionFiles(SESSION))].filter((file) => file !== SESSION.dir).map((file) => path.basename(file)),
+]);
+// The isolated home, config, tmp and work directories hold the binary's own files, named by the binary, not by ccrepro.
+const BINARY_DIRS = new Set(["home", "config", "tmp", "work"]);
+
+// Where a module spells a run directory's name itself: a string starting with one of them given to path.join,
+// path.resolve or path.relative (unless it is under one of the binary's directories), or a file's name (one with a
+// dot: run.json, hooks.jsonl) anywhere.
+function runDirNamesSpelled(file: string, text: string): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isStringLiteralLike(node)) {
+      const first = node.text.split("/")[0]!;
+      const call = node.parent;
+      const inPathCall =
+        ts.isCallExpression(call) && ts.isPropertyAccessExpression(call.expression) && ts.isIdentifier(call.expression.expression) && call.expression.expression.text === "path" && /^(join|resolve|relative)$/.test(call.expression.name.text);
+      const base = inPathCall ? call.arguments[0] : undefined;
+      const underBinaryDir = base !== undefined && ts.isPropertyAccessExpression(base) && BINARY_DIRS.has(base.name.text);
+      if (RUN_DIR_NAMES.has(first) && ((inPathCall && !underBinaryDir) || first.includes("."))) {
+        found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1} ${node.getText()}`);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe("the run directory's layout has one owner", () => {
+  const sources = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(path.join(dir, e.name)) : /\.(ts|mts|mjs)$/.test(e.name) ? [path.join(dir, e.name)] : []));
+
+  it("no module but harness/run-layout.ts spells a name inside a run directory", () => {
+    const found = config.FLOORS.flat()
+      .flatMap((folder) => sources(path.join(root, folder)))
+      .map((file) => path.relative(root, file))
+      .filter((file) => file !== path.join("harness", "run-layout.ts"))
+      .flatMap((file) => runDirNamesSpelled(file, fs.readFileSync(path.join(root, file), "utf8")));
+    expect(RUN_DIR_NAMES).toContain("run.json");
+    expect(RUN_DIR_NAMES).toContain("terminal.jsonl");
+    expect(found).toEqual([]);
+  });
+
+  it("catches a run.json, a session file and a run directory's folder spelled elsewhere, not the binary's own", () => {
+    const spelled = [
+      'const a = path.join(dir, "run.json");',
+      'const b = ["hooks.jsonl", "x"];',
+      'const c = path.join(runDir, "sessions", label, "stderr.log");',
+      'const d = path.join("mock", REQUEST_INDEX_FILE);',
+    ].join("\n");
+    const fine = ['const e = path.join(layout.config, "sessions");', 'const f = runLayout(dir).runJson;', 'const g = `${dir} has no run.json`;'].join("\n");
+    expect(runDirNamesSpelled("report/x.ts", spelled)).toEqual(['report/x.ts:1 "run.json"', 'report/x.ts:2 "hooks.jsonl"', 'report/x.ts:3 "sessions"', 'report/x.ts:3 "stderr.log"', 'report/x.ts:4 "mock"']);
+    expect(runDirNamesSpelled("report/y.ts", fine)).toEqual([]);
+  });
+});

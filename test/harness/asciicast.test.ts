@@ -5,8 +5,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { stepMarkers, toAsciicast, writeSessionCast, writeTerminalCasts } from "../../harness/asciicast.ts";
 import { readRunRecord } from "../../harness/run-record.ts";
-import { castFile, runLayout } from "../../harness/run-layout.ts";
-import { TerminalSession, terminalFiles } from "../../harness/terminal-session.ts";
+import { castFile, runLayout, terminalFiles } from "../../harness/run-layout.ts";
+import { TerminalSession } from "../../harness/terminal-session.ts";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/background/2.1.332-terminal");
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-cast-"));

@@ -8,8 +8,8 @@ import { absenceWindow } from "../../checker/absence-window.ts";
 import { clockNow } from "../../core/time.ts";
 import { HeadlessSession } from "../../harness/headless-session.ts";
 import { startingProcess, type Recordings } from "../../harness/recordings.ts";
-import { runLayout, sessionLayout } from "../../harness/run-layout.ts";
-import { TerminalSession, terminalFiles } from "../../harness/terminal-session.ts";
+import { runLayout, sessionLayout, terminalFiles } from "../../harness/run-layout.ts";
+import { TerminalSession } from "../../harness/terminal-session.ts";
 import type { RequestEntry } from "../../mock-api/log-entry.ts";
 
 const DRIFT_MS = 10_000;

@@ -3,8 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runLayout } from "../../harness/run-layout.ts";
-import { TerminalSession, terminalFiles } from "../../harness/terminal-session.ts";
+import { runLayout, terminalFiles } from "../../harness/run-layout.ts";
+import { TerminalSession } from "../../harness/terminal-session.ts";
 
 const PROGRAM = path.join(import.meta.dirname, "..", "fixtures", "background", "tty-echo.mjs");
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-terminal-"));
