@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { UserError } from "../../core/errors.ts";
-import { readRunRecord, RUN_FORMAT, writeRunRecord } from "../../harness/run-record.ts";
+import { readRunRecord, rewriteRunRecordText, RUN_FORMAT, writeRunRecord } from "../../harness/run-record.ts";
 
 const FIXTURES = path.join(import.meta.dirname, "..", "fixtures", "runs");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-run-format-"));
@@ -40,5 +40,23 @@ describe("run.json formats", () => {
     fs.writeFileSync(file, JSON.stringify({ ...raw(path.join(FIXTURES, fixtures[0]!, "run.json")), format: RUN_FORMAT + 1 }));
     expect(() => readRunRecord(file)).toThrow(UserError);
     expect(() => readRunRecord(file)).toThrow(`${file} is run.json format ${RUN_FORMAT + 1}, newer than this ccrepro reads (${RUN_FORMAT}): judge it with the ccrepro that recorded it, or a newer one`);
+  });
+
+  it("rewrites run.json as text keeping every other byte and its format, and refuses a change that breaks the record", () => {
+    const fixture = path.join(FIXTURES, fixtures[0]!, "run.json");
+    const text = fs.readFileSync(fixture, "utf8");
+    const from = path.join(tmp, "rewrite.json");
+    fs.writeFileSync(from, text);
+    const to = path.join(tmp, "rewritten.json");
+    const executable = (raw(fixture)["claude"] as { executable: string }).executable;
+    expect(rewriteRunRecordText(from, (t) => t.replaceAll(executable, "/ELSEWHERE/claude"), to)).toBe(true);
+    expect(fs.readFileSync(to, "utf8")).toBe(text.replaceAll(executable, "/ELSEWHERE/claude"));
+    expect(raw(to)["format"]).toBe(raw(fixture)["format"]);
+    expect(readRunRecord(to).claude.executable).toBe("/ELSEWHERE/claude");
+    expect(rewriteRunRecordText(from, (t) => t)).toBe(false);
+
+    expect(() => rewriteRunRecordText(from, (t) => t.replace('"steps": [', '"steps": 7, "was": ['))).toThrow();
+    expect(() => rewriteRunRecordText(from, (t) => t.slice(0, -10))).toThrow();
+    expect(fs.readFileSync(from, "utf8")).toBe(text);
   });
 });
