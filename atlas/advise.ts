@@ -42,7 +42,7 @@ export function advise(atlas: AtlasFile, options: { avoid?: readonly string[]; c
   const names = [...new Set(atlas.entries.map((e) => e.scenario))];
   const avoid = options.avoid && options.avoid.length > 0 ? [...options.avoid] : names;
   const unknown = avoid.filter((name) => !names.includes(name));
-  if (unknown.length > 0) throw new UserError(`the atlas has no entry for ${unknown.join(", ")} (it has ${names.join(", ") || "none"})`, "BAD_ARGUMENT", { hint: "name only scenarios the atlas measured in --avoid, or extend the atlas with ccrepro atlas NAME --versions RANGE --out DIR" });
+  if (unknown.length > 0) throw new UserError(`the atlas has no entry for ${unknown.join(", ")} (it has ${names.join(", ") || "none"})`, "NOT_IN_ATLAS", { hint: "name only scenarios the atlas measured in --avoid, or extend the atlas with ccrepro atlas NAME --versions RANGE --out DIR" });
   const entries = atlas.entries.filter((e) => avoid.includes(e.scenario));
   const axis = [...new Set(entries.flatMap((e) => e.versions))].sort(semver.compare);
   // A release is vouched for only where every avoided entry knows its state: an unmeasured gap is not a clean bill.
@@ -54,7 +54,7 @@ export function advise(atlas: AtlasFile, options: { avoid?: readonly string[]; c
   const newest = clean[clean.length - 1] ?? null;
   let current: Advice["current"] = null;
   if (options.current !== undefined) {
-    if (!axis.includes(options.current)) throw new UserError(`--current ${options.current} is not in the atlas's releases (${axis[0]} – ${axis[axis.length - 1]})`, "BAD_ARGUMENT", { hint: "pass a release inside that range, or widen the atlas to it with ccrepro atlas … --versions" });
+    if (!axis.includes(options.current)) throw new UserError(`--current ${options.current} is not in the atlas's releases (${axis[0]} – ${axis[axis.length - 1]})`, "NOT_IN_ATLAS", { hint: "pass a release inside that range, or widen the atlas to it with ccrepro atlas … --versions" });
     const now = states(options.current);
     const then = newest ? states(newest) : [];
     const carries = now.flatMap((s, i): Carried[] => {

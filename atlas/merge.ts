@@ -28,7 +28,7 @@ function movedCell(cell: AtlasCell, fromDir: string, outDir: string): AtlasCell 
 }
 
 export function mergeAtlases(dirs: readonly string[], outDir: string): AtlasFile {
-  if (dirs.length === 0) throw new UserError("atlas --merge needs the atlas directories (or atlas.json files) to merge", "BAD_ARGUMENT", { hint: "e.g. ccrepro atlas --merge shard-1 shard-2 --out merged" });
+  if (dirs.length === 0) throw new UserError("atlas --merge needs the atlas directories (or atlas.json files) to merge", "MISSING_ARGUMENT", { hint: "e.g. ccrepro atlas --merge shard-1 shard-2 --out merged" });
   const out = path.resolve(outDir);
   // A merged atlas merged again (the resume of an interrupted --resolve) keeps what it had: it goes in first.
   const again = fs.existsSync(path.join(out, ATLAS_FILE)) && !dirs.some((d) => path.resolve(d) === out) ? [out] : [];

@@ -37,10 +37,11 @@ export interface ReleaseBisect {
   signal: AbortSignal;
 }
 
-async function singleVersion(word: string, flag: string): Promise<string> {
+// The one release a bisection's end (--old, --new) names.
+export async function singleVersion(word: string, flag: string): Promise<string> {
   const versions = await resolveVersions(word);
   if (versions.length !== 1) {
-    throw new UserError(`${flag} ${word} names ${versions.length} releases; give exactly one (a version or latest)`, "BAD_ARGUMENT");
+    throw new UserError(`${flag} ${word} names ${versions.length} releases; give exactly one (a version or latest)`, versions.length === 0 ? "NO_MATCHING_VERSIONS" : "AMBIGUOUS_VERSION");
   }
   return versions[0]!;
 }
@@ -113,7 +114,7 @@ export async function bisectClaudeReleases(input: ReleaseBisect): Promise<Bisect
 export async function bisectSdkReleases(input: ReleaseBisect & { claude: string }): Promise<BisectResult & { claude: string }> {
   if (input.reuse.length > 0) {
     // Reused runs are tied to a release by its claude binary; on this axis the SDK release varies instead.
-    throw new UserError("--reuse works on the claude axis only; drop it with --axis sdk", "BAD_ARGUMENT");
+    throw new UserError("--reuse works on the claude axis only; drop it with --axis sdk", "CONFLICTING_OPTIONS");
   }
   const claude = await singleVersion(input.claude, "--claude");
   const axis = await bisectAxis(input.old, input.new);

@@ -17,6 +17,7 @@
 //   error α = (1 − confidence) / decisions, and the answer's confidence is 1 − Σ α over the decisions taken plus the
 //   calibration's p-value (a union bound). It holds when the calibrated rates are right; the tests measure it with rates that are estimated.
 import { wilson } from "../pipeline/rates.ts";
+import { UserError, type ErrorCode } from "../core/errors.ts";
 
 export const CALIBRATION_HITS = 4;
 export const CALIBRATION_ATTEMPTS = 5;
@@ -71,9 +72,11 @@ export type FlakyFailure =
   | { kind: "same-rate"; message: string; runs: number; steps: FlakyStep[] }
   | { kind: "budget-spent"; message: string; runs: number; steps: FlakyStep[] };
 
-export class FlakyBisectError extends Error {
+const FLAKY_CODES = { "no-signal": "BISECT_NO_SIGNAL", "same-rate": "BISECT_SAME_OUTCOME", "budget-spent": "BISECT_BUDGET_SPENT" } as const satisfies Record<FlakyFailure["kind"], ErrorCode>;
+
+export class FlakyBisectError extends UserError {
   constructor(readonly failure: FlakyFailure) {
-    super(failure.message);
+    super(failure.message, FLAKY_CODES[failure.kind]);
     this.name = "FlakyBisectError";
   }
 }

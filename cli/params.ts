@@ -30,6 +30,6 @@ export function withRunOptions(command: Command): Command {
 
 // The driver and SDK options as runAndCheck takes them; --sdk without --driver sdk is a mistake worth saying.
 export function driverOptions(options: { driver?: "headless" | "sdk"; sdk?: string }): { driver?: "headless" | "sdk"; sdk?: string } {
-  if (options.sdk !== undefined && options.driver !== "sdk") throw new UserError("--sdk only applies to --driver sdk; add --driver sdk", "BAD_ARGUMENT");
+  if (options.sdk !== undefined && options.driver !== "sdk") throw new UserError("--sdk only applies to --driver sdk; add --driver sdk", "CONFLICTING_OPTIONS");
   return { driver: options.driver, sdk: options.sdk };
 }

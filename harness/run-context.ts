@@ -10,7 +10,11 @@ import type { SessionDriver } from "./plan.ts";
 import type { StepRecord } from "./run-record.ts";
 import type { TerminalSession } from "./terminal-session.ts";
 
-// A step that could not be carried out: the run ends with a harness error (ERROR), never a verdict.
+// A step that could not be carried out: the run ends with a harness error (ERROR), never a verdict. Not a UserError,
+// on purpose: it never leaves recordRun as an error (its message becomes run.json's harnessError, the verdict ERROR),
+// and most of its causes are the binary's (a session that hangs, exits early or opens a dialog), not an input the
+// user can fix; the error base is for what reaches the CLI's one describeUserError. Any other error a step throws is
+// a bug of ccrepro's, recorded with its stack.
 export class StepFailure extends Error {}
 
 export interface RunContext {

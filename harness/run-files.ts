@@ -3,14 +3,15 @@
 // a file of the machine's (issue 27: a linked request body once put /etc/passwd into the HTML report).
 import fs from "node:fs";
 import path from "node:path";
+import { UserError } from "../core/errors.ts";
 
-export class OutsideRunError extends Error {
+export class OutsideRunError extends UserError {
   constructor(
     readonly file: string,
     readonly target: string,
     readonly root: string,
   ) {
-    super(`${file} leads outside ${root} (to ${target}); ccrepro reads a run directory's files only inside it, and refuses a link out of it`);
+    super(`${file} leads outside ${root} (to ${target}); ccrepro reads a run directory's files only inside it, and refuses a link out of it`, "BAD_RUN_DIR");
     this.name = "OutsideRunError";
   }
 }

@@ -199,7 +199,7 @@ export class ScenarioDefinitionError extends UserError {
     /** What to do about them. */
     readonly fix = "Fix those fields and run again",
   ) {
-    super(problems.join("; "), "BAD_SCENARIO_FILE", { hint: fix });
+    super(problems.join("; "), "BAD_SCENARIO_DEFINITION", { hint: fix });
     this.name = "ScenarioDefinitionError";
   }
 }

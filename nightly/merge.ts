@@ -13,7 +13,7 @@ export interface ShardSummary {
 }
 
 function checkShards(shards: readonly ShardSummary[]): void {
-  if (shards.length === 0) throw new UserError("--merge needs the directories of the shards to join", "BAD_ARGUMENT");
+  if (shards.length === 0) throw new UserError("--merge needs the directories of the shards to join", "MISSING_ARGUMENT");
   for (const { dir, summary } of shards) {
     if (summary.shard === null) throw new UserError(`${dir} holds a whole nightly, not a shard; pass the directories written with --shard K/N`, "BAD_MERGE");
   }

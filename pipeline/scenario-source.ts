@@ -5,12 +5,12 @@ import module from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { z } from "zod";
-import { UserError } from "../core/errors.ts";
+import { isUserError, UserError } from "../core/errors.ts";
 import { withScenarioDataFiles } from "../core/scenario-data.ts";
 import type { ScenarioDataFile, ScenarioSource } from "../harness/plan.ts";
 import { readRunRecord } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
-import { defineScenario, isDefinedScenario, ScenarioDefinitionError, scenarioProblems, type Scenario } from "../kit/scenario.ts";
+import { defineScenario, isDefinedScenario, scenarioProblems, type Scenario } from "../kit/scenario.ts";
 import { mockScriptSchema } from "../mock-api/script.ts";
 import { findScenario, SCENARIOS } from "../scenarios/index.ts";
 import { sha256Hex } from "../core/hash.ts";
@@ -85,10 +85,9 @@ function importFailure(shown: string, error: unknown): ScenarioFileError {
   const message = error instanceof Error ? error.message : String(error);
   const located = /:(\d+):(\d+): ERROR: (.*)/.exec(message);
   if (located) return new ScenarioFileError(`${shown}:${located[1]}:${located[2]}`, `syntax error: ${located[3]}`, "Fix the file and run again");
-  // By name: the file's own copy of the kit threw it, so `instanceof` against this copy's class does not hold.
-  if (error instanceof Error && error.name === "ScenarioDefinitionError") {
-    const fix = (error as ScenarioDefinitionError).fix ?? "Fix those fields and run again";
-    return new ScenarioFileError(shown, `defineScenario() found problems: ${message}`, fix);
+  // By its code: the file's own copy of the kit threw it, so `instanceof` against this copy's class does not hold.
+  if (isUserError(error) && error.code === "BAD_SCENARIO_DEFINITION") {
+    return new ScenarioFileError(shown, `defineScenario() found problems: ${message}`, error.hint ?? "Fix those fields and run again");
   }
   if (error instanceof SyntaxError) return new ScenarioFileError(shown, `syntax error: ${message}`, "Fix the file and run again");
   const where = error instanceof Error ? firstFrameIn(error, shown) : "";

@@ -5,7 +5,7 @@ import { UserError } from "../core/errors.ts";
 import { SWEEP_RUNS_DIR, readSweepFile, withResults, writeSweepFile, type ReleaseResult, type SweepFile } from "./sweep-file.ts";
 
 export function mergeSweeps(dirs: readonly string[], outDir: string): SweepFile {
-  if (dirs.length === 0) throw new UserError("--merge needs the sweep directories to merge", "BAD_ARGUMENT");
+  if (dirs.length === 0) throw new UserError("--merge needs the sweep directories to merge", "MISSING_ARGUMENT");
   const sweeps = dirs.map((dir) => ({ dir: path.resolve(dir), file: readSweepFile(path.resolve(dir)) }));
   const first = sweeps[0]!.file;
   for (const { dir, file } of sweeps) {

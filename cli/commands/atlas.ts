@@ -41,15 +41,15 @@ export function registerAtlasCommand(program: Command, ctx: CliContext): void {
       let interrupted = false;
       const scenarios = await Promise.all(names.map((n) => ctx.scenarioNamed(n)));
       if (options.merge) {
-        if (names.length > 0) throw new UserError("atlas --merge takes atlas directories, not scenarios: the shards name theirs", "BAD_ARGUMENT");
+        if (names.length > 0) throw new UserError("atlas --merge takes atlas directories, not scenarios: the shards name theirs", "CONFLICTING_OPTIONS");
         file = mergeAtlases(options.merge, outDir);
         const open = file.entries.filter((e) => !e.complete).length;
         ctx.note(`atlas: merged ${options.merge.length} shard(s) into ${file.entries.length} entr${file.entries.length === 1 ? "y" : "ies"}; ${open} not complete${open && !options.resolve ? " (--resolve bisects what lies between shards)" : ""}`);
         if (options.resolve) ({ file, runs, reused, interrupted } = await resolveMerged(file, { outDir, signal: ctx.interruptSignal(), onEvent }));
       } else {
-        if (names.length === 0) throw new UserError("atlas needs scenario names (or --merge DIR…)", "BAD_ARGUMENT", { hint: "e.g. ccrepro atlas stop-hook-loop --versions \">=2.1.240\"; ccrepro scenarios lists the names" });
-        if (options.resolve) throw new UserError("--resolve goes with --merge", "BAD_ARGUMENT", { hint: "drop --resolve, or merge shards: ccrepro atlas --merge DIR… --resolve" });
-        if (!options.versions) throw new UserError("atlas needs --versions <range>", "BAD_ARGUMENT", { hint: "e.g. --versions \"2.1.245 - 2.1.290\" (a semver range, or latest)" });
+        if (names.length === 0) throw new UserError("atlas needs scenario names (or --merge DIR…)", "MISSING_ARGUMENT", { hint: "e.g. ccrepro atlas stop-hook-loop --versions \">=2.1.240\"; ccrepro scenarios lists the names" });
+        if (options.resolve) throw new UserError("--resolve goes with --merge", "CONFLICTING_OPTIONS", { hint: "drop --resolve, or merge shards: ccrepro atlas --merge DIR… --resolve" });
+        if (!options.versions) throw new UserError("atlas needs --versions <range>", "MISSING_ARGUMENT", { hint: "e.g. --versions \"2.1.245 - 2.1.290\" (a semver range, or latest)" });
         const outcome = await runAtlas({
           subjects: scenarios.map((scenario) => ({ scenario, params: parseScenarioParams(scenario, options.param) })),
           drive: driverOptions(options),

@@ -26,7 +26,7 @@ export function registerBenchSweepCommand(program: Command, ctx: CliContext): vo
       const params = parseScenarioParams(scenario, options.param);
       const cached = new Set((await listCachedVersions()).map((c) => c.version));
       const versions = (await resolveSweepVersions(options.versions)).filter((v) => !cached.has(v)).slice(-options.releases);
-      if (versions.length < options.releases) throw new UserError(`only ${versions.length} release(s) in ${options.versions} are not cached; widen --versions`, "BAD_ARGUMENT");
+      if (versions.length < options.releases) throw new UserError(`only ${versions.length} release(s) in ${options.versions} are not cached; widen --versions`, "NO_MATCHING_VERSIONS");
       const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-bench-sweep-"));
       try {
         ctx.note(`bench-sweep: ${scenario.name} on ${versions.join(", ")}, ${options.concurrency} at a time, fresh cache ${scratch}`);

@@ -1,10 +1,9 @@
 // `ccrepro bisect`: which release broke (or fixed) a scenario, found by running real releases from npm.
 import { Option, type Command } from "commander";
-import { bisectClaudeReleases, bisectSdkReleases, type ReleaseBisect } from "../../bisect/bisect-releases.ts";
+import { bisectClaudeReleases, bisectSdkReleases, singleVersion, type ReleaseBisect } from "../../bisect/bisect-releases.ts";
 import { bisectClaudeRates, formatRateStep, formatRateSummary } from "../../bisect/bisect-rates.ts";
 import { BisectError } from "../../bisect/errors.ts";
 import { FlakyBisectError } from "../../bisect/flaky-bisector.ts";
-import { resolveVersions } from "../../releases/registry.ts";
 import { formatProgress, formatStop, formatSummary } from "../../bisect/format.ts";
 import type { ProgressEvent } from "../../bisect/types.ts";
 import { UserError } from "../../core/errors.ts";
@@ -73,20 +72,15 @@ export function registerBisectCommand(program: Command, ctx: CliContext): void {
       };
       if (options.confidence !== undefined) {
         if (options.axis !== "claude" || options.reuse.length > 0 || options.repeat !== 1) {
-          throw new UserError("--confidence picks its own runs per release on the claude axis: drop --axis sdk, --reuse and --repeat", "BAD_ARGUMENT");
+          throw new UserError("--confidence picks its own runs per release on the claude axis: drop --axis sdk, --reuse and --repeat", "CONFLICTING_OPTIONS");
         }
-        const one = async (word: string, flag: string) => {
-          const found = await resolveVersions(word);
-          if (found.length !== 1) throw new UserError(`${flag} ${word} names ${found.length} releases; give exactly one`, "BAD_ARGUMENT");
-          return found[0]!;
-        };
         try {
           const result = await bisectClaudeRates({
             scenario,
             params: input.params,
             drive: input.drive,
-            old: await one(options.old, "--old"),
-            new: await one(options.new, "--new"),
+            old: await singleVersion(options.old, "--old"),
+            new: await singleVersion(options.new, "--new"),
             finding: options.finding,
             confidence: options.confidence,
             runsDir: options.runsDir,
@@ -107,14 +101,14 @@ export function registerBisectCommand(program: Command, ctx: CliContext): void {
       }
       try {
         if (options.axis === "sdk") {
-          if (options.claude === undefined) throw new UserError("--axis sdk needs --claude VERSION, the release every run uses", "BAD_ARGUMENT");
-          if (input.drive.sdk !== undefined) throw new UserError("--axis sdk takes the SDK releases from --old/--new; drop --sdk", "BAD_ARGUMENT");
-          if (input.drive.driver === "headless") throw new UserError("--axis sdk runs the sdk driver; drop --driver headless", "BAD_ARGUMENT");
+          if (options.claude === undefined) throw new UserError("--axis sdk needs --claude VERSION, the release every run uses", "CONFLICTING_OPTIONS");
+          if (input.drive.sdk !== undefined) throw new UserError("--axis sdk takes the SDK releases from --old/--new; drop --sdk", "CONFLICTING_OPTIONS");
+          if (input.drive.driver === "headless") throw new UserError("--axis sdk runs the sdk driver; drop --driver headless", "CONFLICTING_OPTIONS");
           const result = await bisectSdkReleases({ ...input, claude: options.claude });
           ctx.print(options.json ? JSON.stringify({ axis: "sdk", ...result }, null, 2) : `claude ${result.claude} pinned; Agent SDK releases bisected\n${formatSummary(result)}`);
           return;
         }
-        if (options.claude !== undefined) throw new UserError("--claude pins the CLI for --axis sdk; on the claude axis the releases come from --old/--new", "BAD_ARGUMENT");
+        if (options.claude !== undefined) throw new UserError("--claude pins the CLI for --axis sdk; on the claude axis the releases come from --old/--new", "CONFLICTING_OPTIONS");
         // Steps on a bar (a terminal) or one line each; the total is bisect's own estimate, so it can grow.
         const progress = createProgress(`bisect ${scenario.name}`);
         let planned = false;

@@ -18,8 +18,8 @@ export function registerNewCommand(program: Command, ctx: CliContext): void {
     .option("--from <builtin>", "start from a built-in scenario (ccrepro scenarios lists them)")
     .option("--dir <dir>", "where to write it", ".")
     .action((name: string, options) => {
-      if (!NAME.test(name)) throw new UserError(`"${name}" is not a scenario name: use lower-case words joined by dashes, e.g. my-bug`, "BAD_ARGUMENT");
-      if (SCENARIOS.some((s) => s.name === name)) throw new UserError(`"${name}" is a built-in scenario's name; pick a name of your own`, "BAD_ARGUMENT");
+      if (!NAME.test(name)) throw new UserError(`"${name}" is not a scenario name: use lower-case words joined by dashes, e.g. my-bug`, "BAD_SCENARIO_NAME");
+      if (SCENARIOS.some((s) => s.name === name)) throw new UserError(`"${name}" is a built-in scenario's name; pick a name of your own`, "BAD_SCENARIO_NAME");
       if (options.from !== undefined && !SCENARIOS.some((s) => s.name === options.from)) {
         throw new UserError(`--from ${options.from}: no such built-in; known: ${SCENARIOS.map((s) => s.name).join(", ")}`, "UNKNOWN_SCENARIO");
       }
@@ -27,7 +27,7 @@ export function registerNewCommand(program: Command, ctx: CliContext): void {
         throw new UserError(`--kind ${options.kind}: no such template; pick one of ${TEMPLATE_KINDS.join(", ")}`, "BAD_ARGUMENT");
       }
       const file = path.join(options.dir, `${name}.ts`);
-      if (fs.existsSync(file)) throw new UserError(`${file} already exists; pick another name or move it away`, "BAD_ARGUMENT");
+      if (fs.existsSync(file)) throw new UserError(`${file} already exists; pick another name or move it away`, "FILE_EXISTS");
       fs.writeFileSync(file, options.from ? copyOfBuiltin(options.from, name) : scenarioTemplate(name, options.kind as TemplateKind));
       ctx.print(`wrote ${file}`);
       ctx.print(`run it:   ccrepro run ./${path.relative(".", file)} --claude latest`);

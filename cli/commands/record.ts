@@ -45,7 +45,7 @@ export function registerRecordCommand(program: Command, ctx: CliContext): void {
     .option("--serve", "print the environment line and record until Ctrl-C, for a program you start yourself")
     .action(async (command: string[], options) => {
       if (options.serve === (command.length > 0)) {
-        throw new UserError("give either a command after -- (ccrepro record -- claude -p hi) or --serve, not both and not neither", "BAD_ARGUMENT");
+        throw new UserError("give either a command after -- (ccrepro record -- claude -p hi) or --serve, not both and not neither", "CONFLICTING_OPTIONS");
       }
       const outDir = path.resolve(options.out ?? path.join("recordings", compactUtc(new Date())));
       const upstream = options.upstream ?? process.env.ANTHROPIC_BASE_URL ?? DEFAULT_UPSTREAM;

@@ -23,7 +23,7 @@ export function registerReportCommand(program: Command, ctx: CliContext): void {
     .option("--previous <file>", "with --merge: summary.json to compare with; default: the newest earlier nightly beside --out")
     .action((dir: string | undefined, options) => {
       if (options.merge) {
-        if (dir !== undefined) throw new UserError(`give either a directory to render or --merge with shard directories, not both (got ${dir})`, "BAD_ARGUMENT");
+        if (dir !== undefined) throw new UserError(`give either a directory to render or --merge with shard directories, not both (got ${dir})`, "CONFLICTING_OPTIONS");
         const now = new Date();
         const outDir = checkOutDir(options.out ?? defaultNightlyDir(now));
         const shards = (options.merge as string[]).map((shardDir) => ({ dir: path.resolve(shardDir), summary: readSummary(shardDir) }));
@@ -31,7 +31,7 @@ export function registerReportCommand(program: Command, ctx: CliContext): void {
         publishNightly(ctx, { summary: mergeShards(shards, outDir, previous), baseDir: outDir }, outDir);
         return;
       }
-      if (dir === undefined) throw new UserError("report needs a nightly or run directory (or --merge with shard directories)", "BAD_ARGUMENT");
+      if (dir === undefined) throw new UserError("report needs a nightly or run directory (or --merge with shard directories)", "MISSING_ARGUMENT");
       if (options.format === "issue") {
         ctx.print(renderIssue(dir).trimEnd());
         return;

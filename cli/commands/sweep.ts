@@ -27,14 +27,14 @@ export function registerSweepCommand(program: Command, ctx: CliContext): void {
     .option("--out <dir>", "the sweep directory (sweep.json, strip.html, runs/); running again with it resumes")
     .option("--json", "print sweep.json instead of the table")
     .action(async (name: string | undefined, options) => {
-      if (!options.out) throw new UserError("sweep needs --out <dir>: results go there as they finish, and the same --out resumes", "BAD_ARGUMENT");
+      if (!options.out) throw new UserError("sweep needs --out <dir>: results go there as they finish, and the same --out resumes", "MISSING_ARGUMENT");
       const outDir = path.resolve(options.out);
       let file: SweepFile;
       if (options.merge) {
         file = mergeSweeps(options.merge, outDir);
       } else {
-        if (!name) throw new UserError("sweep needs a scenario name (or --merge)", "BAD_ARGUMENT");
-        if (!options.versions) throw new UserError("sweep needs --versions <range>", "BAD_ARGUMENT");
+        if (!name) throw new UserError("sweep needs a scenario name (or --merge)", "MISSING_ARGUMENT");
+        if (!options.versions) throw new UserError("sweep needs --versions <range>", "MISSING_ARGUMENT");
         const scenario = await ctx.scenarioNamed(name);
         const params = parseScenarioParams(scenario, options.param);
         const versions = await resolveSweepVersions(options.versions);
