@@ -15,7 +15,7 @@ export { defineScenario, ScenarioDefinitionError, type CheckOutput, type Driver,
 export { session, type Session } from "./session.ts";
 export { choice, count, flag, milliseconds } from "./params.ts";
 import type * as plan from "../harness/plan.ts";
-import * as capabilities from "../releases/capabilities.ts";
+import * as capabilities from "../releases/needs.ts";
 /** The capabilities a scenario's `needs` may name, each documented where it is defined with the first release that has it. */
 export const CAPABILITIES = capabilities.CAPABILITIES;
 /** What a scenario needs from a release: a capability, or `hook:<EventName>`. */

@@ -9,7 +9,7 @@ import type { HookCapture, McpServerPlan, PermissionPlan, SettingSource, Step as
 import type { Recordings } from "../harness/recordings.ts";
 import type { MockScriptInput } from "../mock-api/script.ts";
 import { API_FINDINGS, type ApiFindingId } from "../checker/api-conformance.ts";
-import { CAPABILITIES, type Need } from "../releases/capabilities.ts";
+import { CAPABILITIES, type Need } from "../releases/needs.ts";
 import { hookCapture, type HooksDeclaration } from "./hooks.ts";
 import { deprecated } from "./deprecated.ts";
 import type { Session } from "./session.ts";

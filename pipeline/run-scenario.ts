@@ -17,7 +17,8 @@ import { harnessErrorResult } from "./verdict-rules.ts";
 import { confinedCheck } from "./confined-check.ts";
 import { driverFor, sdkFor } from "./drivers.ts";
 import { recordUnsupportedRun } from "../harness/record-unsupported.ts";
-import { describeNeed, missingNeeds, probeBinary, type BinaryProbe, type Need } from "../releases/capabilities.ts";
+import { probeBinary, type BinaryProbe } from "../releases/capabilities.ts";
+import { describeNeed, missingNeeds, type Need } from "../releases/needs.ts";
 import { scenarioNeeds } from "../kit/scenario.ts";
 
 export interface ScenarioRun {

@@ -2,7 +2,8 @@
 // markers measured in published bundles (quoted in releases/capabilities.ts); the real releases are covered by
 // test/pipeline/every-release.e2e.test.ts.
 import { describe, expect, it } from "vitest";
-import { capabilitiesOf, describeNeed, flagsOf, missingNeeds } from "../../releases/capabilities.ts";
+import { capabilitiesOf, flagsOf } from "../../releases/capabilities.ts";
+import { describeNeed, missingNeeds } from "../../releases/needs.ts";
 import { DEFAULT_NEEDS, scenarioNeeds } from "../../kit/scenario.ts";
 import { findScenario } from "../../scenarios/index.ts";
 
