@@ -8,7 +8,9 @@ import { UserError } from "../core/errors.ts";
 import { cacheDir } from "./cache-dir.ts";
 import { pacoteOptionsFrom, readNpmConfig } from "./npm-config.ts";
 import { detectPlatform } from "./platform.ts";
+import type { ReleaseIndex, ReleaseInfo, ReleaseOrigin } from "./release-index.ts";
 import { readSavedReleaseList, saveReleaseList, SAVED_LIST_FILE } from "./saved-release-list.ts";
+export type { ReleaseIndex, ReleaseInfo, ReleaseOrigin } from "./release-index.ts";
 
 export const CLAUDE_PACKAGE = "@anthropic-ai/claude-code";
 // The native executable lives in one package per platform, named <CLAUDE_PACKAGE>-<platform suffix>.
@@ -28,27 +30,6 @@ const packumentSchema = z.object({
 });
 export type Packument = z.input<typeof packumentSchema>;
 
-export interface ReleaseInfo {
-  version: string;
-  publishedAt: Date | null;
-  integrity: string | null;
-  // "js": the main package's own entry script, run with node. "native": a per-platform package's executable.
-  era: "js" | "native";
-  // For "js" only: the entry script relative to the package root (cli.mjs in the earliest releases, then cli.js).
-  jsEntry: string | null;
-  // For "native" only: the platform packages the release lists.
-  platformPackages: string[];
-  // Where a binary of this release is had from. The newest release can be published as its platform package (and
-  // inside the Agent SDK's) before the main package: such a release is still a release (issue 27, item 10).
-  origin: ReleaseOrigin;
-}
-
-export type ReleaseOrigin =
-  | { kind: "claude-code" }
-  // <CLAUDE_PACKAGE>-<platform>@<version>, with no main package of that version.
-  | { kind: "platform-package"; package: string }
-  // The Agent SDK's own platform package, whose manifest says which claude it carries (claudeCodeVersion).
-  | { kind: "agent-sdk"; package: string; sdkVersion: string };
 
 // Where a release comes from, for a person: "only in @anthropic-ai/claude-code-linux-x64 so far".
 export function originWords(origin: ReleaseOrigin): string {
@@ -75,12 +56,6 @@ export function nativePackageOf(info: ReleaseInfo, platform: string): { spec: st
   }
 }
 
-export interface ReleaseIndex {
-  // Ascending semver order.
-  versions: string[];
-  distTags: Record<string, string>;
-  releases: Map<string, ReleaseInfo>;
-}
 
 export function parseReleaseIndex(raw: unknown): ReleaseIndex {
   const parsed = packumentSchema.safeParse(raw);

@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import type { ReleaseIndex, ReleaseInfo } from "./registry.ts";
+import type { ReleaseIndex, ReleaseInfo } from "./release-index.ts";
 
 export const SAVED_LIST_FILE = "release-list.json";
 const FORMAT = 1;
