@@ -32,7 +32,7 @@ describe("bisect --confidence on real releases", () => {
       ]);
       expect(stderr).toContain("calibrate bad end 2.1.94: signal in 0/4 runs");
       expect(stderr).toMatch(/ {2}2\.1\.92: signal \(/);
-      expect(stdout).toContain("--max-runs 5 spent (after 5 runs)");
+      expect(stdout).toContain("--max-runs 5 spent (after 5 runs started, 0 reused)");
       // The budget stop's own code, as for a plain bisection.
       expect(exitCode).toBe(5);
     },
