@@ -8,7 +8,7 @@ import { resolveVersions, versionsBetween } from "../releases/registry.ts";
 import { installSdk } from "../releases/sdk-install.ts";
 import { changelogLinks } from "./changelog.ts";
 import { outcomeFor } from "./outcome.ts";
-import { findReusedVerdicts } from "./reuse-dirs.ts";
+import { findReusedVerdicts, releaseBinarySha, reuseNote } from "./reuse-dirs.ts";
 import { runBisect } from "./run-bisect.ts";
 import type { BisectResult, ProgressEvent, ReusedRun, RunnerReport } from "./types.ts";
 
@@ -78,13 +78,9 @@ export async function bisectClaudeReleases(input: ReleaseBisect): Promise<Bisect
       params: input.params,
       drive: input.drive,
       versions: [old, ...candidates, newer],
-      // The binary a run would use is the cached release's: installing it (a cache hit, mostly) gives its sha256.
-      binarySha: async (version) => (await runner.prefetch(version)).sha256,
+      binarySha: releaseBinarySha(runner),
     });
-    input.onNote(
-      `--reuse: ${found.scanned} run director${found.scanned === 1 ? "y" : "ies"} under ${input.reuse.join(", ")}; ` +
-        `${found.matched} match this bisection (scenario, parameters, driver, binary) for ${found.byVersion.size} release(s) in range`,
-    );
+    input.onNote(reuseNote(found, input.reuse));
     reused = found.byVersion;
   }
   return runBisect({

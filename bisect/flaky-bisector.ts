@@ -16,6 +16,8 @@
 //   "Flake Aware Culprit Finding", ICST 2023, which keeps a posterior over every candidate): here the per-decision
 //   error α = (1 − confidence) / decisions, and the answer's confidence is 1 − Σ α over the decisions taken plus the
 //   calibration's p-value (a union bound). It holds when the calibrated rates are right; the tests measure it with rates that are estimated.
+// Runs measured earlier (--reuse) are free samples, taken one by one before a run is started and each used once (so a
+// confirmation gets runs its step did not use); those an end has left after its calibration join its rate.
 import { wilson } from "../pipeline/rates.ts";
 import { UserError, type ErrorCode } from "../core/errors.ts";
 
@@ -35,8 +37,10 @@ export interface Tally {
   hits: number;
   // Runs that said something (true or false).
   of: number;
-  // Every run started, including those that said nothing.
+  // Every run counted, including those that said nothing (and those reused).
   runs: number;
+  // Of `runs`, how many were measured earlier (--reuse) rather than started.
+  reused: number;
 }
 
 export interface FlakyStep {
@@ -63,14 +67,20 @@ export interface FlakyBisectResult {
   // Both sides of the pair measured again and found where the bisection put them.
   confirmed: boolean;
   confidence: number;
+  // Runs started; reused ones are free and counted apart.
   runs: number;
+  reused: number;
   steps: FlakyStep[];
 }
 
-export type FlakyFailure =
-  | { kind: "no-signal"; message: string; runs: number; steps: FlakyStep[] }
-  | { kind: "same-rate"; message: string; runs: number; steps: FlakyStep[] }
-  | { kind: "budget-spent"; message: string; runs: number; steps: FlakyStep[] };
+interface FailureCounts {
+  message: string;
+  runs: number;
+  reused: number;
+  steps: FlakyStep[];
+}
+
+export type FlakyFailure = FailureCounts & { kind: "no-signal" | "same-rate" | "budget-spent" };
 
 const FLAKY_CODES = { "no-signal": "BISECT_NO_SIGNAL", "same-rate": "BISECT_SAME_OUTCOME", "budget-spent": "BISECT_BUDGET_SPENT" } as const satisfies Record<FlakyFailure["kind"], ErrorCode>;
 
@@ -89,8 +99,10 @@ export interface FlakyBisectOptions {
   confidence: number;
   // Runs at most per step before it stays UNKNOWN.
   stepCap?: number;
-  // Runs at most in all; over it the bisection stops with "budget-spent".
+  // Runs started at most (reused ones are free); over it the bisection stops with "budget-spent".
   maxRuns?: number;
+  // What runs measured earlier said, by release, oldest first (--reuse): taken before any run is started.
+  reused?: ReadonlyMap<string, readonly (boolean | null)[]>;
   onStep?: (step: FlakyStep) => void;
 }
 
@@ -175,13 +187,29 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
   if (!(confidence > 0 && confidence < 1)) throw new Error(`--confidence must be between 0 and 1, not ${confidence}`);
   const steps: FlakyStep[] = [];
   let runs = 0;
+  let reusedTaken = 0;
   const fail = (kind: FlakyFailure["kind"], message: string): never => {
-    throw new FlakyBisectError({ kind, message, runs, steps: [...steps] } as FlakyFailure);
+    throw new FlakyBisectError({ kind, message, runs, reused: reusedTaken, steps: [...steps] });
   };
-  const runOnce = async (version: string): Promise<boolean | null> => {
-    if (options.maxRuns !== undefined && runs >= options.maxRuns) fail("budget-spent", `--max-runs ${options.maxRuns} spent`);
-    runs++;
-    return sample(version);
+  // Each reused outcome is evidence once: taken from the front, oldest first.
+  const unused = new Map([...(options.reused ?? [])].map(([version, seen]) => [version, [...seen]]));
+  const reusedLeft = (version: string): number => unused.get(version)?.length ?? 0;
+  // One more run of `version` into `tally`: a reused one while any is left, else one started (within --max-runs).
+  const addRun = async (version: string, tally: Tally): Promise<void> => {
+    let seen: boolean | null;
+    if (reusedLeft(version) > 0) {
+      seen = unused.get(version)!.shift()!;
+      reusedTaken++;
+      tally.reused++;
+    } else {
+      if (options.maxRuns !== undefined && runs >= options.maxRuns) fail("budget-spent", `--max-runs ${options.maxRuns} spent`);
+      runs++;
+      seen = await sample(version);
+    }
+    tally.runs++;
+    if (seen === null) return;
+    tally.of++;
+    if (seen) tally.hits++;
   };
   const record = (step: FlakyStep): void => {
     steps.push(step);
@@ -194,13 +222,7 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
   const calibrate = async (version: string, role: FlakyStep["role"], target: number, from: Tally, toHits = false): Promise<Tally> => {
     const tally: Tally = { ...from };
     // A release whose runs keep saying nothing gives up at twice the target.
-    while (tally.of < target && !(toHits && tally.hits >= CALIBRATION_HITS) && tally.runs < target * 2) {
-      const seen = await runOnce(version);
-      tally.runs++;
-      if (seen === null) continue;
-      tally.of++;
-      if (seen) tally.hits++;
-    }
+    while (tally.of < target && !(toHits && tally.hits >= CALIBRATION_HITS) && tally.runs < target * 2) await addRun(version, tally);
     record({ version, role, tally, answer: null, alpha: null });
     return tally;
   };
@@ -209,8 +231,9 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
   const newVersion = versions[versions.length - 1]!;
   // Which end is the known-bad one is found as flako finds its repro: both ends in doubling attempts, the new end
   // first; the first to show the 4th hit is the bad end (the signal appeared, or, when it is the old end, went away).
-  let newRate: Tally = { hits: 0, of: 0, runs: 0 };
-  let oldRate: Tally = { hits: 0, of: 0, runs: 0 };
+  const none = (): Tally => ({ hits: 0, of: 0, runs: 0, reused: 0 });
+  let newRate = none();
+  let oldRate = none();
   let bad: "old" | "new" | null = null;
   for (let attempt = 0; attempt < CALIBRATION_ATTEMPTS && bad === null; attempt++) {
     const target = CALIBRATION_FIRST * 2 ** attempt;
@@ -227,6 +250,18 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
   const goodRuns = Math.max(bad === "new" ? newRate.of : oldRate.of, 10);
   if (bad === "new") oldRate = await calibrate(oldVersion, "calibrate good end", goodRuns, oldRate);
   else newRate = await calibrate(newVersion, "calibrate good end", goodRuns, newRate);
+  // Reused runs an end has left cost nothing: they join its rate (after the targets above, so they never raise the
+  // runs the other end must start).
+  const withRest = async (version: string, tally: Tally): Promise<Tally> => {
+    if (reusedLeft(version) === 0) return tally;
+    const more = { ...tally };
+    while (reusedLeft(version) > 0) await addRun(version, more);
+    const badVersion = bad === "new" ? newVersion : oldVersion;
+    record({ version, role: version === badVersion ? "calibrate bad end" : "calibrate good end", tally: more, answer: null, alpha: null });
+    return more;
+  };
+  oldRate = await withRest(oldVersion, oldRate);
+  newRate = await withRest(newVersion, newRate);
   // A change of rate (80 % → 100 %) can look alike at 4 hits: both ends get more runs, doubling, until a one-sided
   // two-proportion z-test at 5 % tells them apart or both reached flako's 64.
   while (!separated(oldRate, newRate) && (oldRate.of < most || newRate.of < most)) {
@@ -250,14 +285,10 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
   let spentAlpha = separationError(oldRate, newRate);
 
   const compare = async (version: string, role: FlakyStep["role"]): Promise<Answer> => {
-    const tally: Tally = { hits: 0, of: 0, runs: 0 };
+    const tally = none();
     let answer: Answer = "UNKNOWN";
     while (answer === "UNKNOWN" && tally.runs < stepCap) {
-      const seen = await runOnce(version);
-      tally.runs++;
-      if (seen === null) continue;
-      tally.of++;
-      if (seen) tally.hits++;
+      await addRun(version, tally);
       answer = sprt(tally.hits, tally.of - tally.hits, p0, p1, alpha);
     }
     if (answer !== "UNKNOWN") spentAlpha += alpha;
@@ -298,6 +329,7 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
     confirmed,
     confidence: confirmed ? Math.max(0, 1 - spentAlpha) : 0,
     runs,
+    reused: reusedTaken,
     steps,
   };
 }
@@ -307,7 +339,7 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
 export async function fixedRepeatBisect(versions: readonly string[], sample: Sample, repeat: number): Promise<{ lastOld: string; firstNew: string; runs: number }> {
   let runs = 0;
   const measure = async (version: string): Promise<Tally> => {
-    const t: Tally = { hits: 0, of: 0, runs: 0 };
+    const t: Tally = { hits: 0, of: 0, runs: 0, reused: 0 };
     for (let i = 0; i < repeat; i++) {
       runs++;
       t.runs++;

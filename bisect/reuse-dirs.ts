@@ -2,6 +2,7 @@
 import type { Driver, Scenario } from "../kit/scenario.ts";
 import { driverFor, sdkFor } from "../pipeline/drivers.ts";
 import { matchingRuns } from "../pipeline/run-match.ts";
+import type { ReleaseRunner } from "../pipeline/run-scenario.ts";
 import type { ReusedRun } from "./types.ts";
 
 export interface ReuseQuery {
@@ -41,4 +42,17 @@ export async function findReusedVerdicts(query: ReuseQuery): Promise<ReusedVerdi
     byVersion.set(version, same.map(({ runDir, result }) => ({ runDir, result })));
   }
   return { byVersion, scanned, matched };
+}
+
+// The binary a run of a release would use is the cached release's: installing it (a cache hit, mostly) gives its sha256.
+export function releaseBinarySha(runner: Pick<ReleaseRunner, "prefetch">): (version: string) => Promise<string> {
+  return async (version) => (await runner.prefetch(version)).sha256;
+}
+
+// The line said before a bisection that reuses: what was looked at and what matched.
+export function reuseNote(found: ReusedVerdicts, dirs: readonly string[]): string {
+  return (
+    `--reuse: ${found.scanned} run director${found.scanned === 1 ? "y" : "ies"} under ${dirs.join(", ")}; ` +
+    `${found.matched} match this bisection (scenario, parameters, driver, binary) for ${found.byVersion.size} release(s) in range`
+  );
 }

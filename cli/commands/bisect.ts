@@ -1,9 +1,8 @@
 // `ccrepro bisect`: which release broke (or fixed) a scenario, found by running real releases from npm.
 import { Option, type Command } from "commander";
 import { bisectClaudeReleases, bisectSdkReleases, singleVersion, type ReleaseBisect } from "../../bisect/bisect-releases.ts";
-import { bisectClaudeRates, formatRateStep, formatRateSummary } from "../../bisect/bisect-rates.ts";
+import { bisectClaudeRates, formatRateStep, formatRateSummary, RateBisectStop } from "../../bisect/bisect-rates.ts";
 import { BisectError } from "../../bisect/errors.ts";
-import { FlakyBisectError } from "../../bisect/flaky-bisector.ts";
 import { formatProgress, formatStop, formatSummary } from "../../bisect/format.ts";
 import type { ProgressEvent } from "../../bisect/types.ts";
 import { UserError } from "../../core/errors.ts";
@@ -71,8 +70,8 @@ export function registerBisectCommand(program: Command, ctx: CliContext): void {
         signal: ctx.interruptSignal(),
       };
       if (options.confidence !== undefined) {
-        if (options.axis !== "claude" || options.reuse.length > 0 || options.repeat !== 1) {
-          throw new UserError("--confidence picks its own runs per release on the claude axis: drop --axis sdk, --reuse and --repeat", "CONFLICTING_OPTIONS");
+        if (options.axis !== "claude" || options.repeat !== 1) {
+          throw new UserError("--confidence picks its own runs per release on the claude axis: drop --axis sdk and --repeat", "CONFLICTING_OPTIONS");
         }
         try {
           const result = await bisectClaudeRates({
@@ -84,8 +83,11 @@ export function registerBisectCommand(program: Command, ctx: CliContext): void {
             finding: options.finding,
             confidence: options.confidence,
             runsDir: options.runsDir,
+            reuse: options.reuse,
             maxRuns: options.maxRuns,
+            rerun: { scenario: name, params: options.param, options: rerunOptions(options) },
             onStep: (step) => ctx.note(formatRateStep(step)),
+            onNote: (line) => ctx.note(line),
             onRun: (version, seen, runDir) => ctx.note(`  ${version}: ${seen === null ? "said nothing" : seen ? "signal" : "no signal"}${runDir ? ` (${runDir})` : ""}`),
             signal: input.signal,
           });
@@ -93,8 +95,10 @@ export function registerBisectCommand(program: Command, ctx: CliContext): void {
           // An unconfirmed pair is a lead, not an answer: the flaky code, as for run --repeat.
           if (!result.confirmed) ctx.setExit(6);
         } catch (error) {
-          if (!(error instanceof FlakyBisectError)) throw error;
-          ctx.print(options.json ? JSON.stringify({ stopped: error.failure.kind, message: error.message, runs: error.failure.runs }, null, 2) : `${error.message} (after ${error.failure.runs} runs)`);
+          if (!(error instanceof RateBisectStop)) throw error;
+          const { kind, runs, reused } = error.failure;
+          const resume = error.resume === undefined ? "" : `\nresume (this bisection's runs reused): ${error.resume}`;
+          ctx.print(options.json ? JSON.stringify({ stopped: kind, message: error.message, runs, reused, resume: error.resume }, null, 2) : `${error.message} (after ${runs} runs started, ${reused} reused)${resume}`);
           ctx.setExit(error.failure.kind === "budget-spent" ? EXIT_BISECT_BUDGET_SPENT : 3);
         }
         return;

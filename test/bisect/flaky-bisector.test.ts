@@ -73,7 +73,7 @@ describe("flakyBisect on scripted outcomes", () => {
   it("runs that say nothing (null) are counted as runs and not as evidence", async () => {
     const versions = ["2.1.1", "2.1.2"];
     const r = await flakyBisect({ versions, confidence: 0.9, sample: scripted({ "2.1.2": [null, true, true, true, true], "2.1.1": Array(10).fill(false) }) });
-    expect(r.newRate).toEqual({ hits: 4, of: 4, runs: 5 });
+    expect(r.newRate).toEqual({ hits: 4, of: 4, runs: 5, reused: 0 });
     expect(r.runs).toBe(15);
   });
 

@@ -38,7 +38,7 @@ describe("bisect --confidence on real releases", () => {
       expect(stdout).toContain("confirmed: the sides inside the range measured again and held");
       const confidence = Number(/confidence: ([\d.]+)%/.exec(stdout)?.[1]);
       expect(confidence).toBeGreaterThanOrEqual(90);
-      const [, spent, fixed] = /runs: (\d+) \(a fixed --repeat 10 bisection would start (\d+)\)/.exec(stdout) ?? [];
+      const [, spent, fixed] = /runs: (\d+) started, 0 reused \(a fixed --repeat 10 bisection would start (\d+)\)/.exec(stdout) ?? [];
       expect(Number(spent)).toBeLessThan(Number(fixed));
       expect(exitCode).toBe(0);
     },
