@@ -38,10 +38,10 @@ describe("UserError", () => {
   });
 
   it("is the base of the flaky bisection's stops and of a link out of a run directory, with listed codes", () => {
-    const stop = new FlakyBisectError({ kind: "no-signal", message: "neither end showed the signal", runs: 4, steps: [] });
+    const stop = new FlakyBisectError({ kind: "no-signal", message: "neither end showed the signal", runs: 4, reused: 0, steps: [] });
     expect(stop).toBeInstanceOf(UserError);
     expect(stop.code).toBe("BISECT_NO_SIGNAL");
-    expect(new FlakyBisectError({ kind: "budget-spent", message: "--max-runs 4 spent", runs: 4, steps: [] }).code).toBe("BISECT_BUDGET_SPENT");
+    expect(new FlakyBisectError({ kind: "budget-spent", message: "--max-runs 4 spent", runs: 4, reused: 0, steps: [] }).code).toBe("BISECT_BUDGET_SPENT");
     const outside = new OutsideRunError("runs/x/mock/requests/1.json", "/etc/passwd", "runs/x");
     expect(outside).toBeInstanceOf(UserError);
     expect(outside.code).toBe("BAD_RUN_DIR");
