@@ -162,6 +162,7 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepResu
       // The prompt goes right after -p: a trailing argument would be swallowed by a list option such as
       // `--allowedTools <tools...>`, which old releases get (1.0.0 then said no prompt was given).
       const args = via === "arg" ? [print!, step.prompt, ...flags] : [print!, ...flags];
+      const requestsBefore = ctx.live.requests.length;
       const started = spawnSession(ctx, step.session, resumeId === undefined ? args : [...args, "--resume", resumeId], step);
       if (via === "stdin") started.send(step.prompt);
       // With the prompt as argument, an open stdin would be read as more prompt: close it either way.
@@ -172,7 +173,7 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepResu
         const still = `claude -p (session ${step.session}) was still running after ${step.timeoutMs} ms and was killed`;
         // No request at all is a binary that hangs; one that asked the API (retrying, waiting out a retry-after) is
         // claude's own behaviour, and the run simply did not reach its point.
-        if (ctx.live.requests.length === 0) throw new StepFailure(`${still}; it sent no request (it hangs)`);
+        if (ctx.live.requests.length === requestsBefore) throw new StepFailure(`${still}; it sent no request (it hangs)`);
         return { outcome: "timeout", detail: `${still}: not reached` };
       }
       const { exitCode, signal } = started.process;

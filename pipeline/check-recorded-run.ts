@@ -39,6 +39,13 @@ export function judgedBeforeCheck(runDir: string): { early: AuditedResult } | { 
   return { record };
 }
 
+// A `-p` turn killed at its step's limit never finished: a check may still find the bug in what it did (RED), but
+// the run cannot be GREEN, for it did not reach the end the check takes for granted.
+function notGreenPastACutTurn(result: CheckResult, record: RunRecord): CheckResult {
+  const cut = record.steps.find((step) => step.kind === "print" && step.outcome === "timeout");
+  return cut && result.verdict === "GREEN" ? { ...result, verdict: "INCONCLUSIVE", reason: `step ${cut.index + 1} (${cut.label}): ${cut.detail ?? "timed out"}` } : result;
+}
+
 export function checkRecordedRunAudited(runDir: string, given?: Scenario, checkFile?: string): AuditedResult {
   const before = judgedBeforeCheck(runDir);
   if ("early" in before) return before.early;
@@ -54,7 +61,7 @@ export function checkRecordedRunAudited(runDir: string, given?: Scenario, checkF
   try {
     const rec = loadRecordings(runDir);
     // Every scenario's result also carries the requests the real API would have rejected, and what caching cost.
-    return withCacheAudit(withApiConformance(scenario.check(rec, params.data), rec.requests), rec);
+    return withCacheAudit(withApiConformance(notGreenPastACutTurn(scenario.check(rec, params.data), record), rec.requests), rec);
   } catch (error) {
     // A user's check that throws is a bug in that file: name it, so the fix is obvious.
     if (file !== null) {

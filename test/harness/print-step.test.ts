@@ -101,8 +101,16 @@ describe("the print step", () => {
     expect(ctx.sessions.get("p1")!.running).toBe(false);
   });
 
-  it("kills one that did ask the API (retrying, say) and reports the point not reached, not a harness failure", { timeout: 30_000 }, async () => {
+  it("counts only its own requests: earlier sessions' do not make a silent hang a timeout", { timeout: 30_000 }, async () => {
     const ctx = context("hang", [{ seq: 1 }]);
+    await expect(executeStep(ctx, { kind: "print", session: "p1", prompt: "x", timeoutMs: 500 })).rejects.toThrow(/it sent no request \(it hangs\)/);
+  });
+
+  it("kills one that did ask the API (retrying, say) and reports the point not reached, not a harness failure", { timeout: 30_000 }, async () => {
+    const requests: unknown[] = [];
+    const ctx = context("hang", requests);
+    // The fixture sends nothing; the request it would have made arrives while it runs.
+    setTimeout(() => requests.push({ seq: 1 }), 100);
     const outcome = await executeStep(ctx, { kind: "print", session: "p1", prompt: "x", timeoutMs: 500 });
     expect(outcome).toEqual({ outcome: "timeout", detail: "claude -p (session p1) was still running after 500 ms and was killed: not reached" });
     expect(ctx.sessions.get("p1")!.running).toBe(false);
