@@ -16,6 +16,8 @@ export const CLAUDE_PACKAGE = "@anthropic-ai/claude-code";
 // The native executable lives in one package per platform, named <CLAUDE_PACKAGE>-<platform suffix>.
 export const PLATFORM_PACKAGE_PREFIX = `${CLAUDE_PACKAGE}-`;
 export const SDK_PACKAGE = "@anthropic-ai/claude-agent-sdk";
+// The Agent SDK's own per-platform package, which carries a claude executable too.
+export const sdkPlatformPackage = (platform: string) => `${SDK_PACKAGE}-${platform}`;
 
 const versionManifestSchema = z.object({
   bin: z.union([z.string(), z.record(z.string(), z.string())]).optional(),
@@ -29,7 +31,6 @@ const packumentSchema = z.object({
   time: z.record(z.string(), z.string()).optional(),
 });
 export type Packument = z.input<typeof packumentSchema>;
-
 
 // Where a release comes from, for a person: "only in @anthropic-ai/claude-code-linux-x64 so far".
 export function originWords(origin: ReleaseOrigin): string {
@@ -52,10 +53,9 @@ export function nativePackageOf(info: ReleaseInfo, platform: string): { spec: st
     case "platform-package":
       return { spec: `${info.origin.package}@${info.version}`, listed: info.origin.package === own };
     case "agent-sdk":
-      return { spec: `${info.origin.package}@${info.origin.sdkVersion}`, listed: info.origin.package === `${SDK_PACKAGE}-${platform}` };
+      return { spec: `${info.origin.package}@${info.origin.sdkVersion}`, listed: info.origin.package === sdkPlatformPackage(platform) };
   }
 }
-
 
 export function parseReleaseIndex(raw: unknown): ReleaseIndex {
   const parsed = packumentSchema.safeParse(raw);
@@ -127,9 +127,12 @@ export function withExtraReleases(index: ReleaseIndex, raw: unknown, source: Ext
     return carried && semver.valid(carried) && manifest?.optionalDependencies?.[source.package] ? carried : null;
   };
   const releases = new Map(index.releases);
+  // Only what the main package has not published yet ("so far"): a platform package also holds placeholders (a
+  // 0.0.0 of 2026-09) and the SDK older builds, which are no releases of their own.
+  const newest = index.versions.at(-1);
   for (const [version, manifest] of Object.entries(versions)) {
     const claude = claudeOf(version);
-    if (claude === null || releases.has(claude)) continue;
+    if (claude === null || releases.has(claude) || (newest !== undefined && !semver.gt(claude, newest))) continue;
     const stamp = time?.[version];
     releases.set(claude, {
       version: claude,
@@ -146,7 +149,7 @@ export function withExtraReleases(index: ReleaseIndex, raw: unknown, source: Ext
   const distTags = { ...index.distTags };
   const tagged = parsed.data["dist-tags"]["latest"];
   const latest = tagged ? claudeOf(tagged) : null;
-  if (latest && releases.has(latest) && (!distTags["latest"] || semver.gt(latest, distTags["latest"]))) distTags["latest"] = latest;
+  if (latest && !semver.prerelease(latest) && releases.has(latest) && (!distTags["latest"] || semver.gt(latest, distTags["latest"]))) distTags["latest"] = latest;
   return { versions: [...releases.keys()].sort(semver.compare), distTags, releases };
 }
 
@@ -260,20 +263,26 @@ async function fetchReleaseIndex(): Promise<ReleaseIndex> {
   const read = (name: string) => pacote.packument(name, { ...options, fullMetadata: true });
   const [main, platformOnly, sdk] = await Promise.allSettled([read(CLAUDE_PACKAGE), read(`${PLATFORM_PACKAGE_PREFIX}${platform}`), read(SDK_PACKAGE)]);
   if (main.status === "rejected") {
-    const unreachable = new UserError(
-      `Could not read the ${CLAUDE_PACKAGE} release list from ${options.registry ?? "the npm registry"}: ` +
-        `${(main.reason as Error).message}. Check the network and \`npm config get registry\`.`,
-      "REGISTRY_UNREACHABLE",
-      { hint: offlineHint() },
-    );
+    const reason = main.reason as Error & { code?: string; statusCode?: number };
+    const where = options.registry ?? "the npm registry";
+    // The registry answered (401, 403, 404…): a stale list would hide what must be fixed in npm's configuration.
+    if (reason.statusCode !== undefined || /^E\d{3}$/.test(reason.code ?? "")) {
+      throw new UserError(`${where} refused the ${CLAUDE_PACKAGE} release list: ${reason.message}.`, "REGISTRY_REFUSED", {
+        hint: "check the registry and its credentials in your .npmrc (npm config get registry; npm whoami --registry …)",
+      });
+    }
     const saved = readSavedReleaseList(savedListFile());
-    if (!saved) throw unreachable;
+    if (!saved) {
+      throw new UserError(`Could not reach ${where} for the ${CLAUDE_PACKAGE} release list: ${reason.message}. Check the network and \`npm config get registry\`.`, "REGISTRY_UNREACHABLE", {
+        hint: offlineHint(),
+      });
+    }
     process.stderr.write(`ccrepro: the registry is unreachable, so this uses the release list read ${ageOf(saved.fetchedAt)} ago (${saved.fetchedAt.toISOString()}); releases published since are missing from it\n`);
     return saved.index;
   }
   let index = parseReleaseIndex(main.value);
   if (platformOnly.status === "fulfilled") index = withExtraReleases(index, platformOnly.value, { kind: "platform-package", package: `${PLATFORM_PACKAGE_PREFIX}${platform}` });
-  if (sdk.status === "fulfilled") index = withExtraReleases(index, sdk.value, { kind: "agent-sdk", package: `${SDK_PACKAGE}-${platform}` });
+  if (sdk.status === "fulfilled") index = withExtraReleases(index, sdk.value, { kind: "agent-sdk", package: sdkPlatformPackage(platform) });
   saveReleaseList(savedListFile(), index, new Date());
   return index;
 }
@@ -281,7 +290,9 @@ async function fetchReleaseIndex(): Promise<ReleaseIndex> {
 const savedListFile = () => path.join(cacheDir(), SAVED_LIST_FILE);
 
 function offlineHint(): string {
-  return `offline, an exact release already in the cache works (--claude 2.1.332, not latest or a range); \`ccrepro versions\` lists the cached ones once the list has been read here, and ${cacheDir()} holds them`;
+  const cached = fs.existsSync(cacheDir()) ? fs.readdirSync(cacheDir()).filter((name) => semver.valid(name)).sort(semver.compare) : [];
+  const which = cached.length > 0 ? `cached here: ${cached.join(", ")}` : `none is cached in ${cacheDir()} yet`;
+  return `offline, an exact release already in the cache works (--claude <version>, not latest or a range); ${which}`;
 }
 
 function ageOf(at: Date): string {
@@ -302,10 +313,7 @@ export async function releaseInfo(version: string): Promise<ReleaseInfo> {
   return info;
 }
 
-// An exact version needs no list: installing it says whether it was published (and a cached one works offline).
 export async function resolveVersions(word: string): Promise<string[]> {
-  const exact = semver.valid(word.trim());
-  if (exact && semver.clean(word.trim()) === exact) return [exact];
   return resolveVersionWord(await releaseIndex(), word);
 }
 

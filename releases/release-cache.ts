@@ -337,8 +337,8 @@ async function fetchEntry(cache: string, version: string, platform: PlatformSuff
   if (info.era === "native") {
     const native = nativePackageOf(info, platform);
     if (!native.listed) {
-      const lists = info.origin.kind === "claude-code" ? `it lists ${info.platformPackages.join(", ")}` : `it is had only from ${native.spec}`;
-      throw new UserError(`${CLAUDE_PACKAGE}@${version} has no ${platform} build (${lists}).`, "UNSUPPORTED_PLATFORM");
+      const has = info.origin.kind === "claude-code" ? `${CLAUDE_PACKAGE}@${version} lists ${info.platformPackages.join(", ")}` : `so far only ${native.spec} has it`;
+      throw new UserError(`release ${version} has no ${platform} build (${has}).`, "UNSUPPORTED_PLATFORM", { hint: "pick a release `ccrepro versions` lists for this machine" });
     }
     spec = native.spec;
     executable = "package/claude";
@@ -350,8 +350,10 @@ async function fetchEntry(cache: string, version: string, platform: PlatformSuff
   const staging = path.join(cache, `${STAGING_PREFIX}${version}-${process.pid}-${randomBytes(4).toString("hex")}`);
   const started = performance.now();
   try {
-    // The packument's integrity is the main package's; pacote looks up the platform package's own.
-    const fetched = await fetchPackage(spec, info.era === "js" ? info.integrity : null, path.join(staging, "package"));
+    // The main packument's integrity is the main package's, so for its native releases pacote looks up the platform
+    // package's own; a release only a platform package has carries that package's.
+    const integrity = info.era === "js" || info.origin.kind === "platform-package" ? info.integrity : null;
+    const fetched = await fetchPackage(spec, integrity, path.join(staging, "package"));
     const executablePath = path.join(staging, executable);
     const stat = await fsp.stat(executablePath).catch(() => null);
     if (!stat?.isFile()) {

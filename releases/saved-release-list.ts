@@ -2,6 +2,7 @@
 // the registry cannot be reached (issue 27, item 7). Written whole on every successful read; read only offline.
 import fs from "node:fs";
 import path from "node:path";
+import semver from "semver";
 import { z } from "zod";
 import type { ReleaseIndex, ReleaseInfo } from "./release-index.ts";
 
@@ -32,9 +33,10 @@ const savedSchema = z.object({
 });
 
 export function saveReleaseList(file: string, index: ReleaseIndex, fetchedAt: Date): void {
-  const releases = index.versions.map((v) => index.releases.get(v)!).map((r) => ({ ...r, publishedAt: r.publishedAt?.toISOString() ?? null }));
-  const text = `${JSON.stringify({ format: FORMAT, fetchedAt: fetchedAt.toISOString(), distTags: index.distTags, releases })}\n`;
   try {
+    // A publication time the registry gave malformed is kept as none, not allowed to throw.
+    const releases = index.versions.map((v) => index.releases.get(v)!).map((r) => ({ ...r, publishedAt: r.publishedAt && !Number.isNaN(r.publishedAt.getTime()) ? r.publishedAt.toISOString() : null }));
+    const text = `${JSON.stringify({ format: FORMAT, fetchedAt: fetchedAt.toISOString(), distTags: index.distTags, releases })}\n`;
     fs.mkdirSync(path.dirname(file), { recursive: true });
     // Whole or not at all: a reader never sees half a list.
     const partial = `${file}.${process.pid}.partial`;
@@ -56,5 +58,5 @@ export function readSavedReleaseList(file: string): { index: ReleaseIndex; fetch
   const parsed = savedSchema.safeParse(raw);
   if (!parsed.success) return null;
   const releases = new Map<string, ReleaseInfo>(parsed.data.releases.map((r) => [r.version, { ...r, publishedAt: r.publishedAt === null ? null : new Date(r.publishedAt) }]));
-  return { index: { versions: [...releases.keys()], distTags: parsed.data.distTags, releases }, fetchedAt: new Date(parsed.data.fetchedAt) };
+  return { index: { versions: [...releases.keys()].sort(semver.compare), distTags: parsed.data.distTags, releases }, fetchedAt: new Date(parsed.data.fetchedAt) };
 }

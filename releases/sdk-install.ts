@@ -9,8 +9,8 @@ import { z } from "zod";
 import { UserError } from "../core/errors.ts";
 import { cacheDir } from "./cache-dir.ts";
 import { dirBytes, withVersionLock } from "./release-cache.ts";
+import { SDK_PACKAGE } from "./registry.ts";
 
-export const SDK_PACKAGE = "@anthropic-ai/claude-agent-sdk";
 // The SDK a run of the sdk driver uses unless --sdk says otherwise: the release the orchestrator's SDK reproduction (bb #1718) used, pinned so a
 // run means the same thing tomorrow (latest would move under the nightly's ledger) and needs no registry look-up.
 export const DEFAULT_SDK_VERSION = "0.3.197";

@@ -1,5 +1,6 @@
 // `ccrepro install`: fetch releases into the cache and print their executables.
 import type { Command } from "commander";
+import semver from "semver";
 import { installRelease } from "../../releases/release-cache.ts";
 import { resolveVersions } from "../../releases/registry.ts";
 import type { CliContext } from "../context.ts";
@@ -10,7 +11,9 @@ export function registerInstallCommand(program: Command, ctx: CliContext): void 
     .description("fetch a release into the cache and print its executable's path")
     .argument("<version>", "a version or latest")
     .action(async (word: string) => {
-      for (const version of await resolveVersions(word)) {
+      // An exact version is installed as it is: a cached one needs no release list (and so works offline).
+      const exact = semver.valid(word.trim());
+      for (const version of exact ? [exact] : await resolveVersions(word)) {
         const release = await installRelease(version);
         ctx.note(`${release.version}: ${release.fromCache ? "cached" : `fetched ${(release.downloadedBytes / 1e6).toFixed(1)} MB in ${(release.fetchMs / 1000).toFixed(1)} s`}`);
         ctx.print(release.executablePath);

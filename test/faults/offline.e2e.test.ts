@@ -2,6 +2,8 @@
 // in the cache works for `install` and `run`, `latest` uses the last list read, saying how old it is, and without one
 // the error says how to work offline. A copy of 2.1.112's cached entry (13 MB, the smallest), in a cache of its own.
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { execa } from "execa";
@@ -38,8 +40,8 @@ describe("with the registry unreachable", () => {
 
     const latest = await ccrepro(["install", "latest"]);
     expect(latest.exitCode).toBe(3);
-    expect(latest.stderr).toContain("Could not read the @anthropic-ai/claude-code release list from http://127.0.0.1:9/");
-    expect(latest.stderr).toContain("offline, an exact release already in the cache works (--claude 2.1.332, not latest or a range)");
+    expect(latest.stderr).toContain("Could not reach http://127.0.0.1:9/ for the @anthropic-ai/claude-code release list");
+    expect(latest.stderr).toContain("offline, an exact release already in the cache works (--claude <version>, not latest or a range); cached here: 2.1.112");
   }, E2E_TIMEOUT_MS);
 
   it("latest and ranges resolve from the last list read, which says its age; an uncached release says it cannot be fetched", async () => {
@@ -64,5 +66,21 @@ describe("with the registry unreachable", () => {
     expect(range.exitCode).toBe(3);
     expect(range.stderr).toContain("2.1.112: cached");
     expect(range.stderr).toContain("Could not fetch @anthropic-ai/claude-code-linux-x64@2.1.113");
+  }, E2E_TIMEOUT_MS);
+
+  it("a registry that answers 401 is not offline: the saved list is not used, and the error says to fix the credentials", async () => {
+    expect(fs.existsSync(path.join(cache, "release-list.json"))).toBe(true);
+    const server = http.createServer((_req, res) => res.writeHead(401, { "content-type": "application/json" }).end('{"error":"unauthorized"}'));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const refused = await ccrepro(["install", "latest"], { ...OFFLINE, npm_config_registry: `http://127.0.0.1:${port}/` });
+      expect(refused.exitCode).toBe(3);
+      expect(refused.stderr).toContain(`http://127.0.0.1:${port}/ refused the @anthropic-ai/claude-code release list`);
+      expect(refused.stderr).toContain("credentials in your .npmrc");
+      expect(refused.stderr).not.toContain("uses the release list read");
+    } finally {
+      server.close();
+    }
   }, E2E_TIMEOUT_MS);
 });

@@ -19,13 +19,15 @@ const main: Packument = {
 };
 const platformPackument = {
   "dist-tags": { latest: "2.1.333" },
-  versions: { "2.1.331": { dist: { integrity: "sha512-p331" } }, "2.1.332": { dist: { integrity: "sha512-p332" } }, "2.1.333": { dist: { integrity: "sha512-p333" } } },
+  // 0.0.0 stands in the real package (2026-09) and 2.1.100 is an older build the main package never listed: neither is
+  // a release "so far" only there.
+  versions: { "0.0.0": { dist: {} }, "2.1.100": { dist: {} }, "2.1.331": { dist: { integrity: "sha512-p331" } }, "2.1.332": { dist: { integrity: "sha512-p332" } }, "2.1.333": { dist: { integrity: "sha512-p333" } } },
   time: { "2.1.333": "2026-12-01T09:00:00Z" },
 };
 const sdk = (claude: string | undefined, platforms = [SDK_PLATFORM]) => ({ dist: { integrity: "sha512-sdk" }, ...(claude ? { claudeCodeVersion: claude } : {}), optionalDependencies: Object.fromEntries(platforms.map((p) => [p, "x"])) });
 const sdkPackument = {
-  "dist-tags": { latest: "0.3.334" },
-  versions: { "0.3.332": sdk("2.1.332"), "0.3.333": sdk("2.1.333"), "0.3.334": sdk("2.1.334"), "0.3.335": sdk("2.1.335", ["@anthropic-ai/claude-agent-sdk-darwin-arm64"]), "0.2.9": sdk(undefined) },
+  "dist-tags": { latest: "0.4.0-rc.1" },
+  versions: { "0.3.332": sdk("2.1.332"), "0.3.333": sdk("2.1.333"), "0.3.334": sdk("2.1.334"), "0.3.335": sdk("2.1.335", ["@anthropic-ai/claude-agent-sdk-darwin-arm64"]), "0.2.9": sdk(undefined), "0.4.0-rc.1": sdk("2.2.0-rc.1") },
   time: { "0.3.334": "2026-12-01T10:00:00Z" },
 };
 
@@ -35,7 +37,7 @@ const merged = () =>
 describe("the release list beyond the main package", () => {
   it("adds the versions only a platform package or the SDK has, says where each comes from, and keeps the main package's own", () => {
     const index = merged();
-    expect(index.versions).toEqual(["2.1.112", "2.1.331", "2.1.332", "2.1.333", "2.1.334"]);
+    expect(index.versions).toEqual(["2.1.112", "2.1.331", "2.1.332", "2.1.333", "2.1.334", "2.2.0-rc.1"]);
     expect(index.releases.get("2.1.332")).toMatchObject({ origin: { kind: "claude-code" }, integrity: "sha512-main-2.1.332" });
     expect(index.releases.get("2.1.333")).toMatchObject({ era: "native", origin: { kind: "platform-package", package: PLATFORM }, integrity: "sha512-p333", publishedAt: new Date("2026-12-01T09:00:00Z") });
     // The SDK's version is its own; the claude it carries is what the list is keyed by.
@@ -45,10 +47,13 @@ describe("the release list beyond the main package", () => {
     expect(originWords(index.releases.get("2.1.333")!.origin)).toBe(`only in ${PLATFORM} so far`);
   });
 
-  it("moves latest to the newest release any source has a binary for", () => {
+  it("moves latest to the newest release any source has a binary for, never to a prerelease", () => {
     const index = merged();
-    expect(resolveVersionWord(index, "latest")).toEqual(["2.1.334"]);
-    expect(resolveVersionWord(index, "latest-3")).toEqual(["2.1.332", "2.1.333", "2.1.334"]);
+    // The SDK's latest tag names a prerelease claude: the platform package's 2.1.333 is latest.
+    expect(index.releases.has("2.2.0-rc.1")).toBe(true);
+    expect(resolveVersionWord(index, "latest")).toEqual(["2.1.333"]);
+    expect(resolveVersionWord(withExtraReleases(index, { ...sdkPackument, "dist-tags": { latest: "0.3.334" } }, { kind: "agent-sdk", package: SDK_PLATFORM }), "latest")).toEqual(["2.1.334"]);
+    expect(resolveVersionWord(index, "latest-3")).toEqual(["2.1.331", "2.1.332", "2.1.333"]);
     expect(resolveVersionWord(parseReleaseIndex(main), "latest")).toEqual(["2.1.332"]);
   });
 

@@ -117,9 +117,7 @@ describe("releases (live npm registry)", () => {
   });
 
   it("names nearby versions for one that was never published", async () => {
-    // An exact word is taken as it is (a cached one needs no list); the list refuses it when it must be fetched.
-    expect(await resolveVersions("2.1.115")).toEqual(["2.1.115"]);
-    const err = await userError(releaseInfo("2.1.115"));
+    const err = await userError(resolveVersions("2.1.115"));
     expect(err.code).toBe("UNKNOWN_VERSION");
     expect(err.message).toContain("2.1.114");
     expect(err.message).toContain("2.1.116");
