@@ -1,7 +1,7 @@
 // A hook's decision must hold: a PreToolUse deny (exit 2 or JSON) or ask keeps a Bash write from running, and a
 // UserPromptSubmit block keeps the prompt from the model (anthropics/claude-code#95726, #80039, #26923).
 import { allOf, allow, answer, bash, block, choice, conversation, defineScenario, exit2, hookCalled, permission, press, print, quietFor, session, terminal, text, type, wait, z } from "../kit/index.ts";
-import { fileOf, finding, hookCallsOf, notReached, reached, requestsOf, resultOf, type Recordings } from "../kit/checkers.ts";
+import { fileOf, finding, hookCallsOf, notReached, reached, requestsOf, resultOf, sessionOf, type Recordings } from "../kit/checkers.ts";
 
 const MARKER = "HOOK_DECISION_2T";
 const SECRET = "BLOCKED_PROMPT_TEXT_9Q";
@@ -38,6 +38,15 @@ function inUi(how: How) {
   return [...opened, wait(how === "ask" ? "the PreToolUse hook answered ask, then quiet" : "the Bash call's result is sent and answered", held, { timeout: 60_000 })];
 }
 
+// What the UI does with each decision, as measured.
+const IN_UI: Record<How, string> = {
+  exit2: "the call is refused with the hook's reason",
+  deny: "the call is refused with the hook's reason",
+  ask: "the UI asks the user and runs nothing meanwhile, even where -p ignored the ask (2.1.84)",
+  "prompt-exit2": "the blocked prompt comes back into the input, never into a request",
+  "prompt-block": "the blocked prompt comes back into the input, never into a request",
+};
+
 export default defineScenario({
   name: "hook-decision-enforced",
   summary: "A PreToolUse deny or ask keeps a Bash write from running, and a UserPromptSubmit block keeps the prompt from the model.",
@@ -64,6 +73,8 @@ export default defineScenario({
     if (isPrompt(p.how)) {
       if (p.ui === "terminal" && !controlAnswered(rec)) return { reached: notReached("the prompt typed after the blocked one was never answered"), findings: [] };
       if (!resultOf(rec, s1) && requests.length === 0) return { reached: notReached("claude -p neither answered nor sent a request"), findings: [] };
+      // The blocked text beside the control prompt in one message is the input the run failed to empty, not a leak.
+      if (requests.some((r) => r.raw().includes(SECRET) && r.raw().includes(CONTROL))) return { reached: notReached("the UI's input still held the blocked prompt when the next one was typed"), findings: [] };
       const leaked = requests.filter((r) => r.raw().includes(SECRET));
       const findings = leaked.map((r) => finding({ id: "blocked-prompt-sent", title: "the prompt the UserPromptSubmit hook blocked was sent to the model", where: `request #${r.seq} (${r.stream})` }));
       return { reached: reached(), findings, notes: [`${requests.length} requests; result: ${resultOf(rec, s1)?.subtype ?? "none"}`] };
@@ -72,6 +83,10 @@ export default defineScenario({
     const wrote = fileOf(rec, "sentinel.txt") !== null;
     // The UI asks the user instead of sending a result: the point is the quiet spell after the hook.
     if (!next && p.ui === "terminal" && p.how === "ask") {
+      // Silence from a UI that died proves nothing: it must still have been running when the run ended it (the
+      // run's reaping is a SIGKILL; an exit code, or another signal, is the UI's own end).
+      const ui = sessionOf(rec, s1)?.process;
+      if (!ui || (ui.endedAt !== null && ui.stoppedBy.length === 0 && ui.signal !== "SIGKILL")) return { reached: notReached("the UI exited by itself after the hook answered ask"), findings: [] };
       const findings = wrote ? [finding({ id: "denied-write-ran", title: "the hook answered ask, but the UI ran the Bash write unasked: sentinel.txt exists", where: "working directory at the end" })] : [];
       return { reached: reached(), findings, notes: ["the UI sent no result for the call (it waits for an answer to the ask)"] };
     }
@@ -91,11 +106,6 @@ export default defineScenario({
     { versions: ">=2.1.47", params: { how: "prompt-exit2" }, verdict: "GREEN", note: "the blocked prompt is in no request body (2.1.47 sends one request without it; later releases none)" },
     { versions: ">=2.1.47", params: { how: "prompt-block" }, verdict: "GREEN", note: "as prompt-exit2" },
     // ccrepro run hook-decision-enforced --param ui=terminal --param how=H, for every H, on each release named
-    ...(["exit2", "deny", "ask", "prompt-exit2", "prompt-block"] as const).map((how) => ({
-      versions: ">=2.1.47",
-      params: { how, ui: "terminal" as const },
-      verdict: "GREEN" as const,
-      note: "the UI holds every decision (2.1.47, 2.1.84, 2.1.85, 2.1.112, 2.1.217, 2.1.281, 2.1.332): an ask shows its question instead of writing, even where -p ignored it (2.1.84); a blocked prompt comes back into the input, never into a request",
-    })),
+    ...Object.entries(IN_UI).map(([how, note]) => ({ versions: ">=2.1.47", params: { how, ui: "terminal" }, verdict: "GREEN" as const, note: `${note} (2.1.47, 2.1.84, 2.1.85, 2.1.112, 2.1.217, 2.1.281, 2.1.332)` })),
   ],
 });
