@@ -100,15 +100,16 @@ export function renderIssue(target: string): string {
       out.push(`<details><summary>Timeline of session ${session.label}</summary>`, "", ...fenced(lines.join("\n")), "", "</details>", "");
     }
   }
-  if (source.text !== null) out.push(`<details><summary>Scenario source</summary>`, "", ...fenced(source.text, "ts"), "", "</details>", "");
-  // The text goes to a public tracker: this machine's paths (the run directory's own first) become placeholders, and
-  // the run directory is named as the reader can find it from here.
+  // The text goes to a public tracker: this machine's paths in what ccrepro wrote (findings, timelines; the run
+  // directory's own first) become placeholders. The scenario's source stays as written, beside its sha256.
   const paths = thisMachine();
   paths.add("run", runDir);
   paths.add("run", realpath(runDir));
   const body = anonymiseText(out.join("\n"), replacementsFor(paths));
+  const sourceBlock = source.text === null ? [] : [`<details><summary>Scenario source</summary>`, "", ...fenced(source.text, "ts"), "", "</details>", ""];
   const shown = path.relative(process.cwd(), runDir);
   const named = shown !== "" && !shown.startsWith("..") && !path.isAbsolute(shown) ? shown : path.basename(runDir);
-  const footer = `Run directory: \`${named}\` (${PLACEHOLDERS.run} above) — \`ccrepro pack\` on it writes a tarball to attach (paths and environment values removed).`;
-  return `${withoutControls(`${body}\n${footer}`)}\n`;
+  const where = body.includes(PLACEHOLDERS.run) ? ` (${PLACEHOLDERS.run} above)` : "";
+  const footer = `Run directory: \`${named}\`${where} — \`ccrepro pack\` on it writes a tarball to attach (paths and environment values removed).`;
+  return `${withoutControls([body, ...sourceBlock, footer].join("\n"))}\n`;
 }

@@ -21,7 +21,7 @@ describe("renderIssue", () => {
     expect(text).toMatch(/<details><summary>Timeline of session s1<\/summary>\n\n```\n.*push.*prompt #1/);
     expect(text).toContain('<details><summary>Scenario source</summary>\n\n```ts\n// ');
     // Named from the working directory, never by this machine's absolute path.
-    expect(text).toContain(`Run directory: \`${path.relative(process.cwd(), fixture("notification-changed-2.1.281"))}\` (/RUN above)`);
+    expect(text).toContain(`Run directory: \`${path.relative(process.cwd(), fixture("notification-changed-2.1.281"))}\``);
     expect(text).not.toContain(fixture("notification-changed-2.1.281"));
   });
 
@@ -33,7 +33,9 @@ describe("renderIssue", () => {
     fs.writeFileSync(path.join(runDir, "scenario", "my-bug.ts"), "// my bug ``` with a fence inside\nexport default {};\n");
     const runJson = path.join(runDir, "run.json");
     const record = readRunRecord(runJson);
-    writeRunRecord(runJson, { ...record, platform: "linux-x64", params: { ...record.params, grace: 1234 }, source: { kind: "file", path: "/home/someone/bugs/my-bug.ts", sha256: "ab".repeat(32), copy: "scenario/my-bug.ts" } });
+    // A finding that quotes a path inside the run directory, as checkers do (the working directory's files).
+    const quoting = { id: "sentinel-written", title: "sentinel.txt was written", red: true, where: `${runDir}/iso/work/sentinel.txt` };
+    writeRunRecord(runJson, { ...record, platform: "linux-x64", params: { ...record.params, grace: 1234 }, source: { kind: "file", path: "/home/someone/bugs/my-bug.ts", sha256: "ab".repeat(32), copy: "scenario/my-bug.ts" }, result: { ...record.result!, findings: [...record.result!.findings, quoting] } });
     const text = renderIssue(runDir);
     expect(text).toContain(`| scenario | my-bug.ts (sha256 ${"ab".repeat(32)}) |`);
     expect(text).toContain("| platform | linux-x64 |");
@@ -42,6 +44,7 @@ describe("renderIssue", () => {
     expect(text).toContain("````ts\n// my bug ``` with a fence inside\nexport default {};\n````");
     expect(text).not.toContain("/home/someone");
     // A run outside the working directory goes by its name; a path into it, wherever it is quoted, by /RUN.
+    expect(text).toContain("/RUN/iso/work/sentinel.txt");
     expect(text).toContain("Run directory: `run` (/RUN above)");
     expect(text).not.toContain(dir);
     fs.rmSync(dir, { recursive: true, force: true });
