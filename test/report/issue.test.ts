@@ -34,7 +34,7 @@ describe("renderIssue", () => {
     const runJson = path.join(runDir, "run.json");
     const record = readRunRecord(runJson);
     // A finding that quotes a path inside the run directory, as checkers do (the working directory's files).
-    const quoting = { id: "sentinel-written", title: "sentinel.txt was written", red: true, where: `${runDir}/iso/work/sentinel.txt` };
+    const quoting = { id: "sentinel-written", title: "sentinel.txt was written", red: true, where: `${runDir}/iso/work/sentinel.txt`, detail: [], data: {} };
     writeRunRecord(runJson, { ...record, platform: "linux-x64", params: { ...record.params, grace: 1234 }, source: { kind: "file", path: "/home/someone/bugs/my-bug.ts", sha256: "ab".repeat(32), copy: "scenario/my-bug.ts" }, result: { ...record.result!, findings: [...record.result!.findings, quoting] } });
     const text = renderIssue(runDir);
     expect(text).toContain(`| scenario | my-bug.ts (sha256 ${"ab".repeat(32)}) |`);
