@@ -98,7 +98,9 @@ describe(".github/workflows/atlas.yml", () => {
 
 describe(".github/workflows/nightly.yml's atlas job", () => {
   const nightly = fs.readFileSync(path.resolve(import.meta.dirname, "../../.github/workflows/nightly.yml"), "utf8");
-  const job = nightly.slice(nightly.indexOf("\n  atlas:\n"), nightly.indexOf("\n  merge:\n"));
+  // The job's own lines: from its key to the next job's (two spaces, a name, a colon).
+  const from = nightly.indexOf("\n  atlas:\n");
+  const job = nightly.slice(from, from + 1 + nightly.slice(from + 1).search(/\n {2}[A-Za-z][\w-]*:\n/));
   const commands = ccreproCommands(job);
 
   it("extends the kept atlas with registered scenarios, through options the CLI has", async () => {

@@ -22,10 +22,16 @@ describe("nightly/boundaries", () => {
 
   it("are all run by the nightly workflow's boundaries job, and it runs nothing else", () => {
     const text = fs.readFileSync(WORKFLOW, "utf8");
-    const job = text.slice(text.indexOf("\n  boundaries:\n"), text.indexOf("\n  merge:\n"));
+    // The job's own lines: from its key to the next job's (two spaces, a name, a colon).
+    const from = text.indexOf("\n  boundaries:\n");
+    const next = text.slice(from + 1).search(/\n {2}[A-Za-z][\w-]*:\n/);
+    const job = text.slice(from, from + 1 + next);
+    expect(job).not.toContain("\n  atlas:\n");
     const matrix = job.slice(job.indexOf("        config:\n"), job.indexOf("    steps:"));
     const listed = [...matrix.matchAll(/^ {10}- (\S+)$/gm)].map((m) => m[1]);
     expect(listed).toEqual(files.map((name) => name.replace(/\.json$/, "")).sort());
     expect(job).toContain("node bin/ccrepro.mjs nightly --config nightly/boundaries/${{ matrix.config }}.json");
+    // Its only command.
+    expect(job.match(/node bin\/ccrepro\.mjs /g)).toHaveLength(1);
   });
 });
