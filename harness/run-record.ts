@@ -5,6 +5,7 @@ import { readInside } from "./run-files.ts";
 import { z } from "zod";
 import { UserError } from "../core/errors.ts";
 import { checkResultSchema, type CheckResult } from "../core/verdict.ts";
+import { writeFileWhole } from "../core/write-whole.ts";
 
 export const stepRecordSchema = z.object({
   index: z.number().int(),
@@ -125,20 +126,9 @@ export const runRecordSchema = z.object({
 export type RunRecord = z.infer<typeof runRecordSchema>;
 
 export function writeRunRecord(file: string, record: RunRecord): void {
-  writeWhole(file, `${JSON.stringify(record, null, 2)}\n`);
+  writeFileWhole(file, `${JSON.stringify(record, null, 2)}\n`);
 }
 
-// Written beside and renamed over: a write that fails half-way (a full disk) leaves the previous run.json whole.
-function writeWhole(file: string, text: string): void {
-  const partial = `${file}.partial`;
-  try {
-    fs.writeFileSync(partial, text);
-  } catch (error) {
-    fs.rmSync(partial, { force: true });
-    throw error;
-  }
-  fs.renameSync(partial, file);
-}
 
 // run.json changed as text and written to `to` (the file itself, or a copy's): the anonymisers (report/anonymise.ts,
 // report/pack.ts, report/prune-fixture.ts) put placeholders for machine paths. Everything else keeps its bytes, its
@@ -149,7 +139,7 @@ export function rewriteRunRecordText(from: string, change: (text: string) => str
   const changed = change(text);
   runRecordSchema.parse(migrateRunRecord(JSON.parse(changed), to));
   if (changed === text && to === from) return false;
-  writeWhole(to, changed);
+  writeFileWhole(to, changed);
   return changed !== text;
 }
 

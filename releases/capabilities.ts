@@ -9,6 +9,7 @@ import { probeVersion, QUIET_ENV } from "./binary-info.ts";
 import { cacheDir } from "./cache-dir.ts";
 import { CAPABILITIES, type Capability } from "./needs.ts";
 import type { ResolvedClaude } from "./resolve.ts";
+import { writeFileWhole } from "../core/write-whole.ts";
 
 // Raised whenever what a probe finds changes (a new capability, a better marker): older cached probes are redone.
 const PROBE_FORMAT = 3;
@@ -145,10 +146,7 @@ export async function probeBinary(claude: ResolvedClaude): Promise<BinaryProbe> 
     // A binary that did not even report its version is probed again next time rather than remembered broken.
     if (probe.reportedVersion !== null) {
       fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
-      // Renamed into place, so a concurrent reader never sees half a file.
-      const partial = `${cacheFile}.${process.pid}.tmp`;
-      fs.writeFileSync(partial, JSON.stringify(probe, null, 2));
-      fs.renameSync(partial, cacheFile);
+      writeFileWhole(cacheFile, JSON.stringify(probe, null, 2));
     }
     return probe;
   } finally {

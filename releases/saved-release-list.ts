@@ -5,6 +5,7 @@ import path from "node:path";
 import semver from "semver";
 import { z } from "zod";
 import type { ReleaseIndex, ReleaseInfo } from "./release-index.ts";
+import { writeFileWhole } from "../core/write-whole.ts";
 
 export const SAVED_LIST_FILE = "release-list.json";
 const FORMAT = 1;
@@ -38,10 +39,7 @@ export function saveReleaseList(file: string, index: ReleaseIndex, fetchedAt: Da
     const releases = index.versions.map((v) => index.releases.get(v)!).map((r) => ({ ...r, publishedAt: r.publishedAt && !Number.isNaN(r.publishedAt.getTime()) ? r.publishedAt.toISOString() : null }));
     const text = `${JSON.stringify({ format: FORMAT, fetchedAt: fetchedAt.toISOString(), distTags: index.distTags, releases })}\n`;
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    // Whole or not at all: a reader never sees half a list.
-    const partial = `${file}.${process.pid}.partial`;
-    fs.writeFileSync(partial, text);
-    fs.renameSync(partial, file);
+    writeFileWhole(file, text);
   } catch {
     // A list that cannot be kept costs only the offline fallback, never the command that read it.
   }
