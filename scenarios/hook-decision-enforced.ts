@@ -1,6 +1,6 @@
 // A hook's decision must hold: a PreToolUse deny (exit 2 or JSON) or ask keeps a Bash write from running, and a
 // UserPromptSubmit block keeps the prompt from the model (anthropics/claude-code#95726, #80039, #26923).
-import { allOf, allow, answer, bash, block, choice, conversation, defineScenario, exit2, hookCalled, permission, press, print, quietFor, session, terminal, text, type, wait, z } from "../kit/index.ts";
+import { allOf, allow, answer, bash, block, choice, conversation, defineScenario, exit2, hookCalled, permission, press, print, quietFor, screenWait, session, terminal, text, type, wait, z } from "../kit/index.ts";
 import { fileOf, finding, hookCallsOf, notReached, reached, requestsOf, resultOf, sessionOf, type Recordings } from "../kit/checkers.ts";
 
 const MARKER = "HOOK_DECISION_2T";
@@ -25,8 +25,10 @@ function inUi(how: How) {
   if (isPrompt(how)) {
     return [
       ...opened,
-      wait("the UserPromptSubmit hook answered", allOf(hookCalled("UserPromptSubmit"), quietFor(1_000)), { timeout: 60_000 }),
-      // The UI puts the blocked prompt back into the input, for editing: cleared, or it would be sent with the next.
+      wait("the UserPromptSubmit hook answered", hookCalled("UserPromptSubmit"), { timeout: 60_000 }),
+      // The UI shows the hook's reason once it has handled the block, and only then puts the blocked prompt back
+      // into the input, for editing; cleared before that, it came back under the next prompt (seen under load).
+      screenWait(s1, "the UI shows the hook's reason", ({ screen }) => screen.includes(REASON), { timeout: 30_000 }),
       press(s1, "ctrl-e"),
       press(s1, "ctrl-u"),
       type(s1, `${MARKER} ${CONTROL} say ok`),
