@@ -41,6 +41,8 @@ export interface Packed {
   trimmed: string[];
   // What was put in place of this machine's paths and secrets ("$HOME", "<run>"…), and how many times.
   replaced: { to: string; count: number }[];
+  // Files and folders renamed because their names held a machine path (claude's dashed project folders).
+  renamed: number;
   // The packed copy judged again: its verdict should be the one run.json recorded (null: never judged).
   recorded: string | null;
   rejudged: { verdict: string; reason: string };
@@ -126,7 +128,7 @@ export async function packRun(runDir: string, out: string, options: PackOptions 
       const cleaned = clean(text);
       if (cleaned !== text) fs.writeFileSync(file, cleaned);
     }
-    renameByReplacements(staged, replacements);
+    const renamed = renameByReplacements(staged, replacements);
     // Bodies whose paths were replaced no longer match their index lines' sizes and hashes.
     reindex(stagedLayout.mockLog);
     // The packed run must still be the run: judged again from the staged copy, as the maintainer's `check` will.
@@ -136,7 +138,7 @@ export async function packRun(runDir: string, out: string, options: PackOptions 
     const file = path.resolve(out);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     await tar.c({ gzip: true, file, cwd: staging, portable: true }, [name]);
-    return { file, bytes: fs.statSync(file).size, files: files.length, trimmed: trimmed.map((p) => path.relative(root, p)), replaced: [...replaced].map(([to, count]) => ({ to, count })), recorded, rejudged: { verdict: rejudged.verdict, reason: rejudged.reason }, judgedSame, leftovers: [...walk(staged).flatMap(leftovers), ...nameLeftovers(staged, replacements)].map((l) => ({ ...l, file: path.relative(staging, l.file) })) };
+    return { file, bytes: fs.statSync(file).size, files: files.length, trimmed: trimmed.map((p) => path.relative(root, p)), replaced: [...replaced].map(([to, count]) => ({ to, count })), renamed, recorded, rejudged: { verdict: rejudged.verdict, reason: rejudged.reason }, judgedSame, leftovers: [...walk(staged).flatMap(leftovers), ...nameLeftovers(staged, replacements)].map((l) => ({ ...l, file: path.relative(staging, l.file) })) };
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
   }

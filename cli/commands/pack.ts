@@ -19,6 +19,7 @@ export function registerPackCommand(program: Command, ctx: CliContext): void {
       // Left for the user to look at rather than refused: the scan also flags paths the binary's own text mentions.
       for (const line of leftoverLines(packed.leftovers)) ctx.note(`ccrepro: ${line}`);
       if (packed.replaced.length > 0) ctx.print(`replaced: ${packed.replaced.map((r) => `${r.to} ×${r.count}`).join(", ")}`);
+      if (packed.renamed > 0) ctx.print(`renamed: ${packed.renamed} file and folder name(s) that held a machine path`);
       if (!packed.judgedSame) {
         ctx.note(`ccrepro: the packed run no longer judges as recorded: ${packed.rejudged.verdict} (${packed.rejudged.reason}), run.json says ${packed.recorded}; do not attach it as it is`);
         ctx.setExit(3);

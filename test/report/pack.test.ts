@@ -54,6 +54,7 @@ describe("packRun", () => {
     expect(packed.file).toBe(out);
     expect(packed.trimmed).toEqual(["iso/home/.cache", "iso/config/shell-snapshots"]);
     expect(packed.leftovers).toEqual([]);
+    expect(packed.renamed).toBe(1);
 
     const extracted = path.join(base, "extracted");
     fs.mkdirSync(extracted);
