@@ -129,11 +129,11 @@ export default defineScenario({
       verdict: "RED",
       finding: "tool-killed",
       note:
-        "measured, RED in most runs, GREEN in some on 2.1.237 and 2.1.238: the background session always continues the " +
+        "measured, RED in most runs, GREEN in some on 2.1.236, 2.1.237 and 2.1.238: the background session always continues the " +
         "turn, but from a copy of the transcript made in a race with the exiting UI. When the copy holds the tool call and " +
         "the UI's kill of it, the model is told the tool was killed (Exit code 137, tool-killed); when it was made before " +
-        "the tool call, the prompt is re-sent and the tool runs again (turn-rerun, GREEN). 2.1.236: 8 of 8 RED (taken to " +
-        "share the race); 2.1.237: 5 RED, 1 GREEN of 6 runs beside another run; 2.1.238: 18 of 18 RED alone, 3 RED and 1 " +
+        "the tool call, the prompt is re-sent and the tool runs again (turn-rerun, GREEN). 2.1.236: 8 of 8 RED, then GREEN in 2 of the " +
+        "10 runs of a rate bisection (2026-12-02); 2.1.237: 5 RED, 1 GREEN of 6 runs beside another run; 2.1.238: 18 of 18 RED alone, 3 RED and 1 " +
         "GREEN beside two other runs. A nightly that runs these releases reports them flaky, which they are",
     },
     {
