@@ -302,10 +302,6 @@ function ageOf(at: Date): string {
   return hours < 48 ? `${hours} h` : `${Math.round(hours / 24)} days`;
 }
 
-export async function listVersions(): Promise<string[]> {
-  return (await releaseIndex()).versions;
-}
-
 export async function releaseInfo(version: string): Promise<ReleaseInfo> {
   const index = await releaseIndex();
   const info = index.releases.get(version);

@@ -7,6 +7,7 @@ import { Command, CommanderError } from "commander";
 import { describe, expect, it } from "vitest";
 import { createCliContext } from "../../cli/context.ts";
 import { findScenario } from "../../scenarios/index.ts";
+import { workflowJob } from "../workflow-job.ts";
 
 const WORKFLOW = path.resolve(import.meta.dirname, "../../.github/workflows/atlas.yml");
 const text = fs.readFileSync(WORKFLOW, "utf8");
@@ -98,9 +99,7 @@ describe(".github/workflows/atlas.yml", () => {
 
 describe(".github/workflows/nightly.yml's atlas job", () => {
   const nightly = fs.readFileSync(path.resolve(import.meta.dirname, "../../.github/workflows/nightly.yml"), "utf8");
-  // The job's own lines: from its key to the next job's (two spaces, a name, a colon).
-  const from = nightly.indexOf("\n  atlas:\n");
-  const job = nightly.slice(from, from + 1 + nightly.slice(from + 1).search(/\n {2}[A-Za-z][\w-]*:\n/));
+  const job = workflowJob(nightly, "atlas");
   const commands = ccreproCommands(job);
 
   it("extends the kept atlas with registered scenarios, through options the CLI has", async () => {

@@ -5,6 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadNightlyConfig, scenarioEntries } from "../../nightly/config.ts";
 import { findScenario } from "../../scenarios/index.ts";
+import { workflowJob } from "../workflow-job.ts";
 
 const DIR = path.join(import.meta.dirname, "..", "..", "nightly", "boundaries");
 const WORKFLOW = path.join(import.meta.dirname, "..", "..", ".github", "workflows", "nightly.yml");
@@ -22,10 +23,7 @@ describe("nightly/boundaries", () => {
 
   it("are all run by the nightly workflow's boundaries job, and it runs nothing else", () => {
     const text = fs.readFileSync(WORKFLOW, "utf8");
-    // The job's own lines: from its key to the next job's (two spaces, a name, a colon).
-    const from = text.indexOf("\n  boundaries:\n");
-    const next = text.slice(from + 1).search(/\n {2}[A-Za-z][\w-]*:\n/);
-    const job = text.slice(from, from + 1 + next);
+    const job = workflowJob(text, "boundaries");
     expect(job).not.toContain("\n  atlas:\n");
     const matrix = job.slice(job.indexOf("        config:\n"), job.indexOf("    steps:"));
     const listed = [...matrix.matchAll(/^ {10}- (\S+)$/gm)].map((m) => m[1]);

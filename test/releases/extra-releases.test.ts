@@ -45,6 +45,8 @@ describe("the release list beyond the main package", () => {
     // An SDK release without this platform's package, or without claudeCodeVersion, gives nothing here.
     expect(index.releases.has("2.1.335")).toBe(false);
     expect(originWords(index.releases.get("2.1.333")!.origin)).toBe(`only in ${PLATFORM} so far`);
+    expect(originWords(index.releases.get("2.1.334")!.origin)).toBe(`only in ${SDK_PLATFORM}@0.3.334 so far`);
+    expect(originWords(index.releases.get("2.1.332")!.origin)).toBe("@anthropic-ai/claude-code");
   });
 
   it("moves latest to the newest release any source has a binary for, never to a prerelease", () => {
