@@ -1,6 +1,7 @@
 // What a binary supports, read from the binary itself: its version, flags, hook events and capabilities (the names a
 // scenario's needs use, and what they leave missing, are releases/needs.ts).
 import fs from "node:fs";
+import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { execa } from "execa";
@@ -30,9 +31,11 @@ export type BinaryProbe = z.infer<typeof probeSchema>;
 const DECLARED_OPTION = /\("(?:-[A-Za-z]{1,2}, )?(--[a-z][a-z0-9-]*)(?:, --[a-zA-Z-]+)?(?: [<[][^"]*)?",\s*["'`]/g;
 
 export function flagsOf(help: string, bundle: string): string[] {
-  const found = new Set(helpFlags(help));
-  for (const m of bundle.matchAll(DECLARED_OPTION)) found.add(m[1]!);
-  return [...found].sort();
+  return [...new Set([...helpFlags(help), ...declaredFlags(bundle)])].sort();
+}
+
+function declaredFlags(bundle: string): string[] {
+  return [...bundle.matchAll(DECLARED_OPTION)].map((m) => m[1]!);
 }
 
 // Minified code puts a check's condition just before its message: the text before each occurrence of `anchor`.
@@ -50,30 +53,65 @@ function near(bundle: string, anchor: string, needle: string, span: number): boo
   return false;
 }
 
-// Pure: the capabilities from the help text and the bundle (latin1, which keeps the ASCII markers searched here).
-// The markers and the first release with each were measured by bisecting published releases' bundles.
-export function capabilitiesOf(help: string, bundle: string, flags: readonly string[]): Capability[] {
+// What the bundle's code says, each read from a short stretch of it (none looks further than NEAR_SPAN from its
+// anchor), so a bundle can be read in overlapping windows and the windows' markers joined.
+const NEAR_SPAN = 4000;
+export type BundleMarker =
+  | "input-format-option"
+  | "root-sandbox-check"
+  | "no-proxy"
+  | "run-in-background"
+  | "background-subagent"
+  | "task-notification"
+  | "task-started-event"
+  | "send-message-tool"
+  | "background-command";
+
+// Pure: the markers in one stretch of a bundle (latin1, which keeps the ASCII markers searched here). The markers
+// and the first release with each were measured by bisecting published releases' bundles.
+export function bundleMarkers(bundle: string): Set<BundleMarker> {
+  const has = new Set<BundleMarker>();
+  if (/"--input-format <format>"|stream-json \(realtime streaming input\)/.test(bundle)) has.add("input-format-option");
+  // ≤1.0.43: `getuid()===0)`; 1.0.44: `getuid()===0&&!process.env.IS_SANDBOX)`; 2.0.77: `…IS_SANDBOX!=="1"…`;
+  // later native builds also call an `isRootOutsideDeliberateSandbox()` beside it.
+  const rootChecks = before(bundle, "cannot be used with root/sudo", 300);
+  if (rootChecks.some((c) => /getuid\(\)===0&&[^;]*IS_SANDBOX|isRootOutsideDeliberateSandbox/.test(c))) has.add("root-sandbox-check");
+  // 1.0.93: `return process.env.no_proxy||process.env.NO_PROXY`; 2.1.x: `q.no_proxy||q.NO_PROXY`, `process.env.NO_PROXY||process.env.no_proxy`.
+  if (/no_proxy\|\|[A-Za-z_$.]*NO_PROXY|NO_PROXY\|\|[A-Za-z_$.]*no_proxy/.test(bundle)) has.add("no-proxy");
+  if (bundle.includes("run_in_background")) has.add("run-in-background");
+  if (near(bundle, "subagent_type", "run_in_background", NEAR_SPAN)) has.add("background-subagent");
+  if (bundle.includes("task-notification")) has.add("task-notification");
+  if (bundle.includes('"task_started"')) has.add("task-started-event");
+  if (/userFacingName\(\)\{return"SendMessage"\}|[A-Za-z_$][\w$]*="SendMessage"/.test(bundle)) has.add("send-message-tool");
+  if (/name:"background",aliases:\["bg"\]/.test(bundle)) has.add("background-command");
+  return has;
+}
+
+// Pure: the capabilities from the help text, the bundle's markers and the flags.
+export function capabilitiesFrom(help: string, markers: ReadonlySet<BundleMarker>, flags: readonly string[]): Capability[] {
   const flag = (f: string) => flags.includes(f);
+  const marker = (m: BundleMarker) => markers.has(m);
   const has = new Set<Capability>();
-  if (flag("--input-format") && /"--input-format <format>"|stream-json \(realtime streaming input\)/.test(bundle + help)) has.add("stream-json-input");
+  if (flag("--input-format") && (marker("input-format-option") || bundleMarkers(help).has("input-format-option"))) has.add("stream-json-input");
   if (flag("--output-format") && help.includes("stream-json")) has.add("stream-json-output");
   if (flag("--model")) has.add("model-flag");
   if (flag("--allowedTools") || flag("--allowed-tools")) has.add("allowed-tools-flag");
   if (flag("--resume")) has.add("resume");
   if (flag("--session-id")) has.add("session-id-flag");
-  // ≤1.0.43: `getuid()===0)`; 1.0.44: `getuid()===0&&!process.env.IS_SANDBOX)`; 2.0.77: `…IS_SANDBOX!=="1"…`;
-  // later native builds also call an `isRootOutsideDeliberateSandbox()` beside it.
-  const rootChecks = before(bundle, "cannot be used with root/sudo", 300);
-  if (rootChecks.some((c) => /getuid\(\)===0&&[^;]*IS_SANDBOX|isRootOutsideDeliberateSandbox/.test(c))) has.add("root-sandbox-escape");
-  // 1.0.93: `return process.env.no_proxy||process.env.NO_PROXY`; 2.1.x: `q.no_proxy||q.NO_PROXY`, `process.env.NO_PROXY||process.env.no_proxy`.
-  if (/no_proxy\|\|[A-Za-z_$.]*NO_PROXY|NO_PROXY\|\|[A-Za-z_$.]*no_proxy/.test(bundle)) has.add("honours-no-proxy");
-  if (bundle.includes("run_in_background")) has.add("background-bash");
-  if (near(bundle, "subagent_type", "run_in_background", 4000)) has.add("background-subagent");
-  if (bundle.includes("task-notification")) has.add("task-notification");
-  if (bundle.includes('"task_started"')) has.add("stream-task-events");
-  if (/userFacingName\(\)\{return"SendMessage"\}|[A-Za-z_$][\w$]*="SendMessage"/.test(bundle)) has.add("send-message");
-  if (/name:"background",aliases:\["bg"\]/.test(bundle)) has.add("interactive-background");
+  if (marker("root-sandbox-check")) has.add("root-sandbox-escape");
+  if (marker("no-proxy")) has.add("honours-no-proxy");
+  if (marker("run-in-background")) has.add("background-bash");
+  if (marker("background-subagent")) has.add("background-subagent");
+  if (marker("task-notification")) has.add("task-notification");
+  if (marker("task-started-event")) has.add("stream-task-events");
+  if (marker("send-message-tool")) has.add("send-message");
+  if (marker("background-command")) has.add("interactive-background");
   return CAPABILITIES.filter((c) => has.has(c));
+}
+
+// Pure: the capabilities of a bundle read whole.
+export function capabilitiesOf(help: string, bundle: string, flags: readonly string[]): Capability[] {
+  return capabilitiesFrom(help, bundleMarkers(bundle), flags);
 }
 
 // Registering these only to log them changes the session's behaviour (they replace built-in handling).
@@ -81,18 +119,61 @@ const BEHAVIOUR_CHANGING_HOOKS = /worktree|elicitation/i;
 
 // The release's own list of hook events: the string array in its bundle that names them all.
 export function hookEventsInBundle(bundle: Buffer): string[] {
-  const anchor = bundle.indexOf('"UserPromptSubmit"');
+  return longestHookList(bundle).filter((name) => !BEHAVIOUR_CHANGING_HOOKS.test(name));
+}
+
+// The longest array of hook event names in `bundle`, each looked for within HOOK_LIST_SPAN of "UserPromptSubmit".
+const HOOK_LIST_SPAN = 2000;
+function longestHookList(bundle: Buffer): string[] {
   let best: string[] = [];
-  for (let at = anchor; at !== -1; at = bundle.indexOf('"UserPromptSubmit"', at + 1)) {
+  for (let at = bundle.indexOf('"UserPromptSubmit"'); at !== -1; at = bundle.indexOf('"UserPromptSubmit"', at + 1)) {
     const start = bundle.lastIndexOf("[", at);
     const end = bundle.indexOf("]", at);
-    if (start === -1 || end === -1 || at - start > 2000 || end - at > 2000) continue;
+    if (start === -1 || end === -1 || at - start > HOOK_LIST_SPAN || end - at > HOOK_LIST_SPAN) continue;
     const text = bundle.subarray(start, end + 1).toString("latin1");
     if (!/^\[\s*"[A-Za-z]+"(\s*,\s*"[A-Za-z]+")*\s*\]$/.test(text)) continue;
     const names = JSON.parse(text) as string[];
     if (names.includes("PreToolUse") && names.includes("Stop") && names.length > best.length) best = names;
   }
-  return best.filter((name) => !BEHAVIOUR_CHANGING_HOOKS.test(name));
+  return best;
+}
+
+export interface BundleScan {
+  markers: Set<BundleMarker>;
+  declaredFlags: Set<string>;
+  hookEvents: string[];
+}
+
+// A native release is a 200 MB file: read whole, as a Buffer and a latin1 copy of it, one probe held about 1 GB
+// (a cold bisect, probing each release it downloads, peaked at 1.37 GiB). It is read in windows instead, each
+// overlapping the last by more than any marker spans, so every stretch a marker reads lies whole in some window,
+// and a marker found in a window is one found in the file: the windows' findings joined are the whole file's.
+const WINDOW_BYTES = 8 * 2 ** 20;
+const OVERLAP_BYTES = 2 * NEAR_SPAN + 2 * HOOK_LIST_SPAN;
+export async function scanBundle(file: string, windowBytes = WINDOW_BYTES): Promise<BundleScan> {
+  const scan: BundleScan = { markers: new Set(), declaredFlags: new Set(), hookEvents: [] };
+  const buffer = Buffer.alloc(windowBytes + OVERLAP_BYTES);
+  const handle = await fsp.open(file, "r");
+  try {
+    let kept = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, kept, windowBytes, null);
+      // The kept overlap was read with the window before: nothing new, nothing left to read.
+      if (bytesRead === 0) break;
+      const window = buffer.subarray(0, kept + bytesRead);
+      const text = window.toString("latin1");
+      for (const marker of bundleMarkers(text)) scan.markers.add(marker);
+      for (const flag of declaredFlags(text)) scan.declaredFlags.add(flag);
+      const hooks = longestHookList(window);
+      if (hooks.length > scan.hookEvents.length) scan.hookEvents = hooks;
+      kept = Math.min(OVERLAP_BYTES, window.length);
+      window.copy(buffer, 0, window.length - kept);
+    }
+  } finally {
+    await handle.close();
+  }
+  scan.hookEvents = scan.hookEvents.filter((name) => !BEHAVIOUR_CHANGING_HOOKS.test(name));
+  return scan;
 }
 
 function helpFlags(help: string): string[] {
@@ -131,17 +212,16 @@ export async function probeBinary(claude: ResolvedClaude): Promise<BinaryProbe> 
       probeVersion(claude.command, claude.args, env, PROBE_TIMEOUT_MS),
       execa(claude.command, [...claude.args, "--help"], { env, extendEnv: false, reject: false, timeout: PROBE_TIMEOUT_MS, stdin: "ignore" }),
     ]);
-    const bundle = fs.readFileSync(claude.era === "js" ? claude.args[0]! : claude.executablePath);
-    const text = bundle.toString("latin1");
+    const bundle = await scanBundle(claude.era === "js" ? claude.args[0]! : claude.executablePath);
     const helpText = String(help.stdout);
-    const flags = flagsOf(helpText, text);
+    const flags = [...new Set([...helpFlags(helpText), ...bundle.declaredFlags])].sort();
     const probe: BinaryProbe = {
       format: PROBE_FORMAT,
       sha256: claude.sha256,
       reportedVersion: version.version,
       flags,
-      hookEvents: hookEventsInBundle(bundle),
-      capabilities: capabilitiesOf(helpText, text, flags),
+      hookEvents: bundle.hookEvents,
+      capabilities: capabilitiesFrom(helpText, bundle.markers, flags),
     };
     // A binary that did not even report its version is probed again next time rather than remembered broken.
     if (probe.reportedVersion !== null) {

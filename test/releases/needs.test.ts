@@ -1,8 +1,11 @@
 // Capabilities from help text and bundle bytes, and the needs a release leaves missing. The snippets are the
 // markers measured in published bundles (quoted in releases/capabilities.ts); the real releases are covered by
 // test/pipeline/every-release.e2e.test.ts.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { capabilitiesOf, flagsOf } from "../../releases/capabilities.ts";
+import { bundleMarkers, capabilitiesOf, flagsOf, hookEventsInBundle, scanBundle } from "../../releases/capabilities.ts";
 import { describeNeed, missingNeeds } from "../../releases/needs.ts";
 import { DEFAULT_NEEDS, scenarioNeeds } from "../../kit/scenario.ts";
 import { findScenario } from "../../scenarios/index.ts";
@@ -31,6 +34,42 @@ describe("capabilitiesOf", () => {
     expect(caps("", 'run_in_background:z.boolean()')).toEqual(["background-bash"]);
     const all = 'subagent_type:z.string(),run_in_background:z.boolean();"<task-notification>";"task_started";Xy="SendMessage";{type:"local-jsx",name:"background",aliases:["bg"]}';
     expect(caps("", all)).toEqual(["background-bash", "background-subagent", "task-notification", "stream-task-events", "send-message", "interactive-background"]);
+  });
+});
+
+describe("scanBundle", () => {
+  // Every marker the probe reads, each in a stretch as long as it reads (the root check's condition 300 characters
+  // before its message, a subagent schema 4000 from its description, a hook list 2000 either side of its anchor).
+  const pieces = [
+    'new Option("--permission-mode <mode>", "Permission mode")', 'new Option("--input-format <format>", "Input format")',
+    `if(process.getuid()===0&&!process.env.IS_SANDBOX)${" ".repeat(220)}console.error("x cannot be used with root/sudo privileges")`,
+    "return process.env.no_proxy||process.env.NO_PROXY",
+    `subagent_type:z.string(),${"x".repeat(3900)}run_in_background:z.boolean()`,
+    '"<task-notification>"', '"task_started"', 'Xy="SendMessage"', '{name:"background",aliases:["bg"]}',
+    `[${" ".repeat(1900)}"PreToolUse","Stop","UserPromptSubmit","WorktreeCreate"${" ".repeat(1900)}]`,
+  ];
+
+  it("reads a file in overlapping windows to what reading it whole finds, wherever a window boundary falls", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-scan-"));
+    try {
+      // The pieces at spacings that put each window boundary inside one of them in turn.
+      for (const gap of [0, 777, 5003, 12_345]) {
+        const bytes = Buffer.from(pieces.join("\0".repeat(gap)), "latin1");
+        const file = path.join(dir, `bundle-${gap}`);
+        fs.writeFileSync(file, bytes);
+        const whole = { markers: bundleMarkers(bytes.toString("latin1")), flags: flagsOf("", bytes.toString("latin1")), hooks: hookEventsInBundle(bytes) };
+        expect(whole.markers.size).toBe(9);
+        expect(whole.hooks).toEqual(["PreToolUse", "Stop", "UserPromptSubmit"]);
+        for (const window of [9_000, 16_384, 65_536, 8 * 2 ** 20]) {
+          const scan = await scanBundle(file, window);
+          expect([...scan.markers].sort(), `gap ${gap}, window ${window}`).toEqual([...whole.markers].sort());
+          expect([...scan.declaredFlags].sort()).toEqual(whole.flags);
+          expect(scan.hookEvents).toEqual(whole.hooks);
+        }
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
