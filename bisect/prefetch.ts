@@ -1,4 +1,7 @@
-// Downloads ahead of the bisection: at most two releases in flight, and how much download time the runs hid.
+// Downloads ahead of the bisection: the (at most two) releases that may run next, one download at a time, and how
+// much download time the runs hid. One at a time because a download held some 130 MB in the fetch library's buffers
+// (a 100 MB native release; measured with pacote 21), and two at once took a cold bisect over 400 MiB; a release
+// downloads in a few seconds and a run takes ten or more, so the second still finishes behind the run.
 import type { DownloadStats, ProgressEvent } from "./types.ts";
 
 // Fetches a release into the cache the runner installs from; rejecting is fine, the runner then reports install.
@@ -28,6 +31,8 @@ export function createDownloads(
   emit: (event: ProgressEvent) => void,
 ): Downloads {
   const entries = new Map<string, Entry>();
+  // Wanted next but not started: each starts when the download before it ends.
+  let queued: string[] = [];
   const fetched = new Set<string>();
   const cached = new Set<string>();
   const used = new Set<string>();
@@ -39,17 +44,19 @@ export function createDownloads(
     const entry: Entry = {
       started: now(),
       controller,
-      done: fetch(version, controller.signal).then(
-        ({ bytes, ms, fromCache = false }) => {
-          entry.finished = now();
-          if (fromCache) cached.add(version);
-          if (!controller.signal.aborted) emit({ kind: "download", version, bytes, ms, fromCache });
-        },
-        () => {
-          // The runner tries the install itself and reports why it failed; a second report here would be noise.
-          entry.finished = now();
-        },
-      ),
+      done: fetch(version, controller.signal)
+        .then(
+          ({ bytes, ms, fromCache = false }) => {
+            entry.finished = now();
+            if (fromCache) cached.add(version);
+            if (!controller.signal.aborted) emit({ kind: "download", version, bytes, ms, fromCache });
+          },
+          () => {
+            // The runner tries the install itself and reports why it failed; a second report here would be noise.
+            entry.finished = now();
+          },
+        )
+        .then(() => startNext(fetch)),
     };
     entries.set(version, entry);
     fetched.add(version);
@@ -57,6 +64,12 @@ export function createDownloads(
   };
 
   const inFlight = (entry: Entry): boolean => entry.finished === undefined;
+
+  function startNext(fetch: PrefetchFn): void {
+    if ([...entries.values()].some(inFlight)) return;
+    const next = queued.shift();
+    if (next !== undefined) start(fetch, next);
+  }
 
   // Cancelled entries are forgotten, so the release can be fetched again if it is wanted later.
   const cancelUnused = (keep: readonly string[] = []): void => {
@@ -76,6 +89,7 @@ export function createDownloads(
       if (entry === undefined) {
         // The step is blocked on this one download: give it the bandwidth; ahead() restarts what is still wanted.
         cancelUnused();
+        queued = [];
         entry = start(prefetch, version);
       }
       const needed = now();
@@ -93,10 +107,12 @@ export function createDownloads(
       const wanted = versions.filter((v): v is string => v !== undefined).slice(0, 2);
       // A download still running for a release that can no longer come next only takes bandwidth from one that can.
       cancelUnused(wanted);
-      for (const version of wanted) if (!entries.has(version) && !used.has(version)) start(prefetch, version);
+      queued = wanted.filter((version) => !entries.has(version) && !used.has(version));
+      startNext(prefetch);
     },
 
     cancelAll() {
+      queued = [];
       for (const entry of entries.values()) if (inFlight(entry)) entry.controller.abort();
     },
 

@@ -34,7 +34,7 @@ function fakePrefetch(ms: number, cached: readonly string[] = []) {
   return { prefetch, calls, aborted, inFlight: () => inFlight, maxInFlight: () => maxInFlight };
 }
 
-// A bisection whose every run takes `runMs` on the fake clock; `seen` maps each run to the prefetches started by then.
+// A bisection whose every run takes `runMs` on the fake clock; `seen` maps each run to the prefetches started by its end.
 async function timed(table: Table, list: string[], runMs: number, downloadMs: number) {
   const runner = tableRunner(table);
   const fetcher = fakePrefetch(downloadMs);
@@ -47,8 +47,8 @@ async function timed(table: Table, list: string[], runMs: number, downloadMs: nu
     candidates: list,
     outcomeOf: outcomeFor(),
     runOnce: async (version) => {
-      seen[version] = [...fetcher.calls];
       await sleep(runMs);
+      seen[version] = [...fetcher.calls];
       return runner.runOnce(version);
     },
     prefetch: fetcher.prefetch,
@@ -68,7 +68,8 @@ describe("prefetch during runBisect", () => {
   });
 
   it("fetches both possible next midpoints while a candidate runs, and hides their download time", async () => {
-    // 7 candidates, change at 2.1.2: 2.1.3 (new) → 2.1.1 (old) → 2.1.2 (new). Runs 10 s, downloads 4 s.
+    // 7 candidates, change at 2.1.2: 2.1.3 (new) → 2.1.1 (old) → 2.1.2 (new). Runs 10 s, downloads 4 s: the two
+    // downloads one after the other end behind a run.
     const list = candidates(7);
     const { result, fetcher, seen, events } = await timed(monotone(list, 2), list, 10_000, 4_000);
     expect(result.answer).toEqual({ lastOld: "2.1.1", firstNew: "2.1.2", skippedBetween: [] });
@@ -103,12 +104,12 @@ describe("prefetch during runBisect", () => {
     ]);
   });
 
-  it("never has more than two downloads in flight, cancels the branch not taken, leaves nothing running", async () => {
+  it("downloads one release at a time, cancels the branch not taken, leaves nothing running", async () => {
     const list = candidates(31);
     const overrides: Table = { "2.1.15": "install-fails", "2.1.14": "harness-fails" };
     const { result, fetcher } = await timed(monotone(list, 20, overrides), list, 10_000, 30_000);
     expect(result.answer).toEqual({ lastOld: "2.1.19", firstNew: "2.1.20", skippedBetween: [] });
-    expect(fetcher.maxInFlight()).toBe(2);
+    expect(fetcher.maxInFlight()).toBe(1);
     expect(fetcher.aborted.length).toBeGreaterThan(0);
     expect(fetcher.inFlight()).toBe(0);
     for (const version of fetcher.aborted) expect(result.download.fetched).toContain(version);
@@ -137,8 +138,9 @@ describe("prefetch during runBisect", () => {
       () => ({ inFlight: fetcher.inFlight(), aborted: [...fetcher.aborted] }),
     );
     await vi.runAllTimersAsync();
-    // 2.1.3's two possible successors were downloading when it crashed.
-    expect(await settled).toEqual({ inFlight: 0, aborted: ["2.1.5", "2.1.1"] });
+    // 2.1.3's first possible successor was downloading when it crashed; the second was waiting its turn.
+    expect(await settled).toEqual({ inFlight: 0, aborted: ["2.1.5"] });
+    expect(fetcher.calls).not.toContain("2.1.1");
   });
 
   it("Ctrl-C while a step waits for its download ends the wait at once", async () => {
@@ -176,7 +178,7 @@ describe("createDownloads", () => {
     expect(downloads.stats()).toEqual({ fetched: [], hiddenMs: 0, waitedMs: 0, unused: [], cached: [] });
   });
 
-  it("starts at most two ahead, and a failed download is left for the runner to report", async () => {
+  it("fetches at most two ahead, one after the other, and a failed download is left for the runner to report", async () => {
     const calls: string[] = [];
     const events: ProgressEvent[] = [];
     const downloads = createDownloads(
@@ -188,8 +190,9 @@ describe("createDownloads", () => {
       (event) => events.push(event),
     );
     downloads.ahead(["a", undefined, "b", "c"]);
-    expect(calls).toEqual(["a", "b"]);
+    expect(calls).toEqual(["a"]);
     expect(await downloads.ready("a")).toBe(0);
+    expect(calls).toEqual(["a", "b"]);
     expect(events).toEqual([]);
     expect(downloads.stats().unused).toEqual(["b"]);
   });
