@@ -19,7 +19,7 @@ import { LiveRecordings } from "./live-recordings.ts";
 import { startOutboundTrap, type OutboundTrap } from "./outbound-trap.ts";
 import { describeOrphanReap, reapOrphanedRuns, reapRun } from "./processes.ts";
 import { startWatchdog } from "./watchdog.ts";
-import { sha256File } from "../releases/binary-info.ts";
+import { sha256OfUnchangedFile } from "../releases/binary-info.ts";
 import { abortOnUncaught, describeDiskFault, isDiskFault, tolerateDiskFault } from "./record-faults.ts";
 import { runLayout, type RunLayout } from "./run-layout.ts";
 import { RUN_FORMAT, writeRunRecord, type RunRecord } from "./run-record.ts";
@@ -87,7 +87,7 @@ function bytesThatRun(file: string): Promise<string | null> {
   const key = `${file}\0${stat.ino}\0${stat.size}\0${stat.ctimeMs}`;
   let pending = hashed.get(key);
   if (!pending) {
-    pending = sha256File(file).catch(() => null);
+    pending = sha256OfUnchangedFile(file).catch(() => null);
     hashed.set(key, pending);
   }
   return pending;

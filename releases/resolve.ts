@@ -4,7 +4,7 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import semver from "semver";
 import { UserError } from "../core/errors.ts";
-import { sha256File } from "./binary-info.ts";
+import { sha256OfUnchangedFile } from "./binary-info.ts";
 import { installRelease, type CacheOptions, type InstalledRelease } from "./release-cache.ts";
 import { resolveVersions } from "./registry.ts";
 
@@ -48,12 +48,12 @@ async function localClaude(word: string): Promise<LocalClaude> {
   }
   // A bare entry script (cli.js from an unpacked release, perhaps patched) runs with node like a cached one.
   if (/\.[cm]?js$/.test(executablePath)) {
-    return { version: null, era: "local", command: process.execPath, args: [executablePath], executablePath, sha256: await sha256File(executablePath), package: null };
+    return { version: null, era: "local", command: process.execPath, args: [executablePath], executablePath, sha256: await sha256OfUnchangedFile(executablePath), package: null };
   }
   try {
     await fsp.access(executablePath, fs.constants.X_OK);
   } catch {
     throw new UserError(`${executablePath} is not executable; run chmod +x on it, or pass a release version instead.`, "MISSING_BINARY");
   }
-  return { version: null, era: "local", command: executablePath, args: [], executablePath, sha256: await sha256File(executablePath), package: null };
+  return { version: null, era: "local", command: executablePath, args: [], executablePath, sha256: await sha256OfUnchangedFile(executablePath), package: null };
 }
