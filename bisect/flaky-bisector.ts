@@ -11,7 +11,9 @@
 //   probability ratio test between the two calibrated rates, so the number of runs follows the evidence: 1–2 runs
 //   tell 0 % from 80 %, some 30 tell 0 % from 10 %.
 // - Two confirmed points beside the culprit, from Chromium's Findit flake analyzer: the pair's two sides are measured
-//   again with fresh runs before the pair is named; a contradiction is reported, not hidden.
+//   again with fresh runs before the pair is named. A side its fresh runs contradict gets a third fresh test (two of
+//   three decide); a side that moves sends the bisection on between the new sides. Only a side left UNKNOWN leaves
+//   the pair unconfirmed.
 // - A confidence for the whole answer rather than per run, as flake-aware culprit finding does (Henderson et al.,
 //   "Flake Aware Culprit Finding", ICST 2023, which keeps a posterior over every candidate): here the per-decision
 //   error α = (1 − confidence) / decisions, and the answer's confidence is 1 − Σ α over the decisions taken plus the
@@ -296,27 +298,60 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
     return answer;
   };
 
-  // Indices into versions: lo is like the old end, hi like the new end.
+  // Indices into versions: lo is like the old end, hi like the new end; `judged` keeps each release's standing answer.
   let lo = 0;
   let hi = versions.length - 1;
+  const judged = new Map<number, Answer>();
   const unknown = new Set<number>();
   const open = () => {
     const list: number[] = [];
     for (let i = lo + 1; i < hi; i++) if (!unknown.has(i)) list.push(i);
     return list;
   };
-  for (let list = open(); list.length > 0; list = open()) {
-    const i = list[Math.floor((list.length - 1) / 2)]!;
-    const answer = await compare(versions[i]!, "candidate");
-    if (answer === "SAME") lo = i;
-    else if (answer === "DIFFERENT") hi = i;
-    else unknown.add(i);
-  }
+  const bisect = async (): Promise<void> => {
+    for (let list = open(); list.length > 0; list = open()) {
+      const i = list[Math.floor((list.length - 1) / 2)]!;
+      const answer = await compare(versions[i]!, "candidate");
+      judged.set(i, answer);
+      if (answer === "SAME") lo = i;
+      else if (answer === "DIFFERENT") hi = i;
+      else unknown.add(i);
+    }
+  };
+  await bisect();
 
-  // Findit's two stable points: both sides again, with fresh runs (an end already has its calibration).
-  let confirmed = true;
-  if (lo > 0) confirmed = (await compare(versions[lo]!, "confirm")) === "SAME" && confirmed;
-  if (hi < versions.length - 1) confirmed = (await compare(versions[hi]!, "confirm")) === "DIFFERENT" && confirmed;
+  // Findit's two stable points: both sides again, with fresh runs (an end already has its calibration). A side whose
+  // fresh test disagrees with its step gets a third fresh test, and two of its three independent tests decide (as
+  // Findit reruns a data point it doubts): a side that holds is kept; one that moves changes sides, the bisection
+  // goes on between the sides that follow from the standing answers, and the new sides are confirmed in turn. Every
+  // test is one more decision in the union bound; a side left UNKNOWN at the cap leaves the pair unconfirmed.
+  let confirmed = false;
+  const held = new Set<number>([0, versions.length - 1]);
+  for (let round = 0; round < versions.length && !confirmed; round++) {
+    let moved = false;
+    let stuck = false;
+    for (const [side, want] of [[lo, "SAME"], [hi, "DIFFERENT"]] as const) {
+      if (held.has(side)) continue;
+      const first = await compare(versions[side]!, "confirm");
+      const answer = first === want || first === "UNKNOWN" ? first : await compare(versions[side]!, "confirm");
+      if (answer === "UNKNOWN") stuck = true;
+      else if (answer !== want) {
+        judged.set(side, answer);
+        moved = true;
+      }
+      // A side that held, or moved on two fresh tests that agree, is not asked again.
+      if (!stuck) held.add(side);
+      break;
+    }
+    if (stuck) break;
+    if (!moved) {
+      if ([lo, hi].every((side) => held.has(side))) confirmed = true;
+      continue;
+    }
+    lo = Math.max(0, ...[...judged].filter(([, a]) => a === "SAME").map(([i]) => i));
+    hi = Math.min(versions.length - 1, ...[...judged].filter(([i, a]) => a === "DIFFERENT" && i > lo).map(([i]) => i));
+    await bisect();
+  }
 
   const unknownBetween = [...unknown].filter((i) => i > lo && i < hi).sort((a, b) => a - b).map((i) => versions[i]!);
   return {

@@ -86,6 +86,40 @@ describe("flakyBisect on scripted outcomes", () => {
     expect(error.failure.kind).toBe("same-rate");
   });
 
+  it("a side whose confirmation disagrees gets a tie-break; when it moves, the bisection goes on and is confirmed anew", async () => {
+    // Appearance at 2.1.4. The step misjudges 2.1.3 (two hits, scripted); its confirmation and the tie-break both
+    // find it like the old end, so it moves to the old side and 2.1.4 is bisected and confirmed.
+    const versions = ["2.1.1", "2.1.2", "2.1.3", "2.1.4", "2.1.5"];
+    const sample = scripted({
+      "2.1.5": [true, true, true, true],
+      "2.1.1": Array(10).fill(false),
+      "2.1.3": [true, true, false, false, false, false],
+      "2.1.2": [false, false, false, false],
+      "2.1.4": [true, true, true, true],
+    });
+    const r = await flakyBisect({ versions, confidence: 0.95, sample });
+    expect(r).toMatchObject({ lastOld: "2.1.3", firstNew: "2.1.4", confirmed: true });
+    expect(r.steps.filter((s) => s.answer !== null).map((s) => `${s.role} ${s.version} ${s.answer}`)).toEqual([
+      "candidate 2.1.3 DIFFERENT",
+      "candidate 2.1.2 SAME",
+      "confirm 2.1.2 SAME",
+      "confirm 2.1.3 SAME",
+      "confirm 2.1.3 SAME",
+      "candidate 2.1.4 DIFFERENT",
+      "confirm 2.1.4 DIFFERENT",
+    ]);
+    // Every test is a decision in the union bound: 7 of them at α = 0.05 / 4.
+    expect(r.confidence).toBeCloseTo(1 - 7 * (0.05 / 4) - separationError(r.oldRate, r.newRate), 6);
+  });
+
+  it("a tie-break that sides with the step keeps the side", async () => {
+    const versions = ["2.1.1", "2.1.2", "2.1.3"];
+    const sample = scripted({ "2.1.3": [true, true, true, true], "2.1.1": Array(10).fill(false), "2.1.2": [false, false, true, true, false, false] });
+    const r = await flakyBisect({ versions, confidence: 0.9, sample });
+    expect(r).toMatchObject({ lastOld: "2.1.2", firstNew: "2.1.3", confirmed: true });
+    expect(r.steps.filter((s) => s.answer !== null).map((s) => s.answer)).toEqual(["SAME", "DIFFERENT", "SAME"]);
+  });
+
   it("--max-runs stops it", async () => {
     const t = truth(9, 4, 0, 0.5);
     const error = await flakyBisect({ versions: t.versions, confidence: 0.95, sample: sampler(t, seeded(4)), maxRuns: 12 }).catch((e) => e);
