@@ -4,7 +4,9 @@
 // What it takes from whom:
 // - Calibration at the known-bad end, from V8's flake bisect (the `flako` recipe in Chromium's tools/build,
 //   recipes/recipes/flako.py): run there in doubling batches until the signal was seen CALIBRATION_HITS (4) times,
-//   at most 5 attempts, and stop collecting the moment the 4th is seen. The good end gets as many runs.
+//   at most 5 attempts, and stop collecting the moment the 4th is seen. The good end gets as many runs, and more
+//   while they lower what the decisions are expected to cost (goodEndTarget: 10 fixed runs there were too many when
+//   the bad end's rate is high and too few when it is low).
 // - SAME / DIFFERENT / UNKNOWN per step, from Pinpoint (catapult, dashboard/pinpoint/models/compare): a release is
 //   compared with the two ends' rates and more runs are added while the answer is UNKNOWN, up to a cap; at the cap it
 //   stays UNKNOWN and the release is skipped, like `git bisect skip`. The comparison itself is Wald's sequential
@@ -178,6 +180,31 @@ export function separationError(a: Pick<Tally, "hits" | "of">, b: Pick<Tally, "h
   return erfc / 2;
 }
 
+// The runs one decision needs from each kind of evidence alone at the tested rates: [hits (like the signal's side),
+// misses], at error α both ways.
+export function runsToDecide(p0: number, p1: number, alpha: number): [number, number] {
+  const bound = Math.log((1 - alpha) / alpha);
+  return [Math.ceil(bound / Math.abs(Math.log(p1 / p0))), Math.ceil(bound / Math.abs(Math.log((1 - p1) / (1 - p0))))];
+}
+
+// How many runs the good end should have (a value-of-information rule; flako itself gives the good end as many runs
+// as the bad end): each run there narrows how rare the signal is at that end, so the tested rates move apart and
+// every decision may need fewer runs. The target is the n (from the runs it has up to flako's 64) that minimises n
+// plus the runs the decisions are expected to need: `decisions` of them, each taking the hits or the misses it needs,
+// half and half, with the good end's rate so far taken as what its further runs will show.
+export function goodEndTarget(badTally: Pick<Tally, "hits" | "of">, good: Pick<Tally, "hits" | "of">, bad: "old" | "new", alpha: number, decisions: number, most: number): number {
+  const rate = good.of === 0 ? 0 : good.hits / good.of;
+  const cost = (n: number): number => {
+    const projected = { hits: Math.round(rate * n), of: n };
+    const { p0, p1 } = bad === "new" ? testedRates(projected, badTally) : testedRates(badTally, projected);
+    const [hits, misses] = runsToDecide(p0, p1, alpha);
+    return n + (decisions * (hits + misses)) / 2;
+  };
+  let target = good.of;
+  for (let n = good.of + 1; n <= most; n++) if (cost(n) < cost(target)) target = n;
+  return target;
+}
+
 // Steps a plain bisection of n candidates takes at most.
 function stepsFor(n: number): number {
   return Math.ceil(Math.log2(n + 1));
@@ -248,10 +275,24 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
   }
   bad ??= newRate.hits >= oldRate.hits ? "new" : "old";
   if (newRate.hits === 0 && oldRate.hits === 0) fail("no-signal", `the signal showed at neither end (0 of ${newRate.of} on ${newVersion}, 0 of ${oldRate.of} on ${oldVersion})`);
-  // The good end gets as many runs as the bad end took (10 at least), whatever they show.
-  const goodRuns = Math.max(bad === "new" ? newRate.of : oldRate.of, 10);
-  if (bad === "new") oldRate = await calibrate(oldVersion, "calibrate good end", goodRuns, oldRate);
-  else newRate = await calibrate(newVersion, "calibrate good end", goodRuns, newRate);
+  const candidates = versions.slice(1, -1);
+  // Decisions: the bisection's steps and the two confirmations (the calibration's error is added as measured).
+  const alpha = (1 - confidence) / (stepsFor(candidates.length) + 2);
+  // The good end gets as many runs as the bad end took (flako), whatever they show, and then as many more as pay for
+  // themselves (goodEndTarget): its runs set how rare the signal is there, which sets how many runs each decision
+  // needs.
+  const badTally = bad === "new" ? newRate : oldRate;
+  const goodVersion = bad === "new" ? oldVersion : newVersion;
+  const good: Tally = { ...(bad === "new" ? oldRate : newRate) };
+  // (A release whose runs keep saying nothing gives up at twice the target, as in calibrate.)
+  const topUp = async (target: number) => {
+    while (good.of < target && good.runs < target * 2) await addRun(goodVersion, good);
+  };
+  await topUp(badTally.of);
+  await topUp(goodEndTarget(badTally, good, bad, alpha, stepsFor(candidates.length) + 2, most));
+  record({ version: goodVersion, role: "calibrate good end", tally: good, answer: null, alpha: null });
+  if (bad === "new") oldRate = good;
+  else newRate = good;
   // Reused runs an end has left cost nothing: they join its rate (after the targets above, so they never raise the
   // runs the other end must start).
   const withRest = async (version: string, tally: Tally): Promise<Tally> => {
@@ -277,9 +318,6 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
   const { p0, p1 } = testedRates(oldRate, newRate);
   const kind: ChangeKind = oldRate.hits === 0 ? "appearance" : newRate.hits === 0 ? "disappearance" : "rate-change";
 
-  const candidates = versions.slice(1, -1);
-  // Decisions: the bisection's steps and the two confirmations (the calibration's error is added as measured).
-  const alpha = (1 - confidence) / (stepsFor(candidates.length) + 2);
   // The cap is where Pinpoint would force a verdict: here twice the runs the SPRT needs to say SAME (or DIFFERENT)
   // from the weaker kind of evidence alone, so a release that truly has one end's rate is rarely left UNKNOWN.
   const stepCap = options.stepCap ?? Math.max(DEFAULT_STEP_CAP, sprtCap(p0, p1, alpha));
