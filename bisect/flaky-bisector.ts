@@ -4,14 +4,18 @@
 // What it takes from whom:
 // - Calibration at the known-bad end, from V8's flake bisect (the `flako` recipe in Chromium's tools/build,
 //   recipes/recipes/flako.py): run there in doubling batches until the signal was seen CALIBRATION_HITS (4) times,
-//   at most 5 attempts, and stop collecting the moment the 4th is seen. The good end gets as many runs.
+//   at most 5 attempts, and stop collecting the moment the 4th is seen. The good end gets as many runs, and more
+//   while they lower what the decisions are expected to cost (goodEndTarget: 10 fixed runs there were too many when
+//   the bad end's rate is high and too few when it is low).
 // - SAME / DIFFERENT / UNKNOWN per step, from Pinpoint (catapult, dashboard/pinpoint/models/compare): a release is
 //   compared with the two ends' rates and more runs are added while the answer is UNKNOWN, up to a cap; at the cap it
 //   stays UNKNOWN and the release is skipped, like `git bisect skip`. The comparison itself is Wald's sequential
 //   probability ratio test between the two calibrated rates, so the number of runs follows the evidence: 1–2 runs
 //   tell 0 % from 80 %, some 30 tell 0 % from 10 %.
 // - Two confirmed points beside the culprit, from Chromium's Findit flake analyzer: the pair's two sides are measured
-//   again with fresh runs before the pair is named; a contradiction is reported, not hidden.
+//   again with fresh runs before the pair is named. A side its fresh runs contradict gets a third fresh test (two of
+//   three decide); a side that moves sends the bisection on between the new sides. Only a side left UNKNOWN leaves
+//   the pair unconfirmed.
 // - A confidence for the whole answer rather than per run, as flake-aware culprit finding does (Henderson et al.,
 //   "Flake Aware Culprit Finding", ICST 2023, which keeps a posterior over every candidate): here the per-decision
 //   error α = (1 − confidence) / decisions, and the answer's confidence is 1 − Σ α over the decisions taken plus the
@@ -176,6 +180,31 @@ export function separationError(a: Pick<Tally, "hits" | "of">, b: Pick<Tally, "h
   return erfc / 2;
 }
 
+// The runs one decision needs from each kind of evidence alone at the tested rates: [hits (like the signal's side),
+// misses], at error α both ways.
+export function runsToDecide(p0: number, p1: number, alpha: number): [number, number] {
+  const bound = Math.log((1 - alpha) / alpha);
+  return [Math.ceil(bound / Math.abs(Math.log(p1 / p0))), Math.ceil(bound / Math.abs(Math.log((1 - p1) / (1 - p0))))];
+}
+
+// How many runs the good end should have (a value-of-information rule; flako itself gives the good end as many runs
+// as the bad end): each run there narrows how rare the signal is at that end, so the tested rates move apart and
+// every decision may need fewer runs. The target is the n (from the runs it has up to flako's 64) that minimises n
+// plus the runs the decisions are expected to need: `decisions` of them, each taking the hits or the misses it needs,
+// half and half, with the good end's rate so far taken as what its further runs will show.
+export function goodEndTarget(badTally: Pick<Tally, "hits" | "of">, good: Pick<Tally, "hits" | "of">, bad: "old" | "new", alpha: number, decisions: number, most: number): number {
+  const rate = good.of === 0 ? 0 : good.hits / good.of;
+  const cost = (n: number): number => {
+    const projected = { hits: Math.round(rate * n), of: n };
+    const { p0, p1 } = bad === "new" ? testedRates(projected, badTally) : testedRates(badTally, projected);
+    const [hits, misses] = runsToDecide(p0, p1, alpha);
+    return n + (decisions * (hits + misses)) / 2;
+  };
+  let target = good.of;
+  for (let n = good.of + 1; n <= most; n++) if (cost(n) < cost(target)) target = n;
+  return target;
+}
+
 // Steps a plain bisection of n candidates takes at most.
 function stepsFor(n: number): number {
   return Math.ceil(Math.log2(n + 1));
@@ -246,10 +275,24 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
   }
   bad ??= newRate.hits >= oldRate.hits ? "new" : "old";
   if (newRate.hits === 0 && oldRate.hits === 0) fail("no-signal", `the signal showed at neither end (0 of ${newRate.of} on ${newVersion}, 0 of ${oldRate.of} on ${oldVersion})`);
-  // The good end gets as many runs as the bad end took (10 at least), whatever they show.
-  const goodRuns = Math.max(bad === "new" ? newRate.of : oldRate.of, 10);
-  if (bad === "new") oldRate = await calibrate(oldVersion, "calibrate good end", goodRuns, oldRate);
-  else newRate = await calibrate(newVersion, "calibrate good end", goodRuns, newRate);
+  const candidates = versions.slice(1, -1);
+  // Decisions: the bisection's steps and the two confirmations (the calibration's error is added as measured).
+  const alpha = (1 - confidence) / (stepsFor(candidates.length) + 2);
+  // The good end gets as many runs as the bad end took (flako), whatever they show, and then as many more as pay for
+  // themselves (goodEndTarget): its runs set how rare the signal is there, which sets how many runs each decision
+  // needs.
+  const badTally = bad === "new" ? newRate : oldRate;
+  const goodVersion = bad === "new" ? oldVersion : newVersion;
+  const good: Tally = { ...(bad === "new" ? oldRate : newRate) };
+  // (A release whose runs keep saying nothing gives up at twice the target, as in calibrate.)
+  const topUp = async (target: number) => {
+    while (good.of < target && good.runs < target * 2) await addRun(goodVersion, good);
+  };
+  await topUp(badTally.of);
+  await topUp(goodEndTarget(badTally, good, bad, alpha, stepsFor(candidates.length) + 2, most));
+  record({ version: goodVersion, role: "calibrate good end", tally: good, answer: null, alpha: null });
+  if (bad === "new") oldRate = good;
+  else newRate = good;
   // Reused runs an end has left cost nothing: they join its rate (after the targets above, so they never raise the
   // runs the other end must start).
   const withRest = async (version: string, tally: Tally): Promise<Tally> => {
@@ -275,9 +318,6 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
   const { p0, p1 } = testedRates(oldRate, newRate);
   const kind: ChangeKind = oldRate.hits === 0 ? "appearance" : newRate.hits === 0 ? "disappearance" : "rate-change";
 
-  const candidates = versions.slice(1, -1);
-  // Decisions: the bisection's steps and the two confirmations (the calibration's error is added as measured).
-  const alpha = (1 - confidence) / (stepsFor(candidates.length) + 2);
   // The cap is where Pinpoint would force a verdict: here twice the runs the SPRT needs to say SAME (or DIFFERENT)
   // from the weaker kind of evidence alone, so a release that truly has one end's rate is rarely left UNKNOWN.
   const stepCap = options.stepCap ?? Math.max(DEFAULT_STEP_CAP, sprtCap(p0, p1, alpha));
@@ -296,27 +336,60 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
     return answer;
   };
 
-  // Indices into versions: lo is like the old end, hi like the new end.
+  // Indices into versions: lo is like the old end, hi like the new end; `judged` keeps each release's standing answer.
   let lo = 0;
   let hi = versions.length - 1;
+  const judged = new Map<number, Answer>();
   const unknown = new Set<number>();
   const open = () => {
     const list: number[] = [];
     for (let i = lo + 1; i < hi; i++) if (!unknown.has(i)) list.push(i);
     return list;
   };
-  for (let list = open(); list.length > 0; list = open()) {
-    const i = list[Math.floor((list.length - 1) / 2)]!;
-    const answer = await compare(versions[i]!, "candidate");
-    if (answer === "SAME") lo = i;
-    else if (answer === "DIFFERENT") hi = i;
-    else unknown.add(i);
-  }
+  const bisect = async (): Promise<void> => {
+    for (let list = open(); list.length > 0; list = open()) {
+      const i = list[Math.floor((list.length - 1) / 2)]!;
+      const answer = await compare(versions[i]!, "candidate");
+      judged.set(i, answer);
+      if (answer === "SAME") lo = i;
+      else if (answer === "DIFFERENT") hi = i;
+      else unknown.add(i);
+    }
+  };
+  await bisect();
 
-  // Findit's two stable points: both sides again, with fresh runs (an end already has its calibration).
-  let confirmed = true;
-  if (lo > 0) confirmed = (await compare(versions[lo]!, "confirm")) === "SAME" && confirmed;
-  if (hi < versions.length - 1) confirmed = (await compare(versions[hi]!, "confirm")) === "DIFFERENT" && confirmed;
+  // Findit's two stable points: both sides again, with fresh runs (an end already has its calibration). A side whose
+  // fresh test disagrees with its step gets a third fresh test, and two of its three independent tests decide (as
+  // Findit reruns a data point it doubts): a side that holds is kept; one that moves changes sides, the bisection
+  // goes on between the sides that follow from the standing answers, and the new sides are confirmed in turn. Every
+  // test is one more decision in the union bound; a side left UNKNOWN at the cap leaves the pair unconfirmed.
+  let confirmed = false;
+  const held = new Set<number>([0, versions.length - 1]);
+  for (let round = 0; round < versions.length && !confirmed; round++) {
+    let moved = false;
+    let stuck = false;
+    for (const [side, want] of [[lo, "SAME"], [hi, "DIFFERENT"]] as const) {
+      if (held.has(side)) continue;
+      const first = await compare(versions[side]!, "confirm");
+      const answer = first === want || first === "UNKNOWN" ? first : await compare(versions[side]!, "confirm");
+      if (answer === "UNKNOWN") stuck = true;
+      else if (answer !== want) {
+        judged.set(side, answer);
+        moved = true;
+      }
+      // A side that held, or moved on two fresh tests that agree, is not asked again.
+      if (!stuck) held.add(side);
+      break;
+    }
+    if (stuck) break;
+    if (!moved) {
+      if ([lo, hi].every((side) => held.has(side))) confirmed = true;
+      continue;
+    }
+    lo = Math.max(0, ...[...judged].filter(([, a]) => a === "SAME").map(([i]) => i));
+    hi = Math.min(versions.length - 1, ...[...judged].filter(([i, a]) => a === "DIFFERENT" && i > lo).map(([i]) => i));
+    await bisect();
+  }
 
   const unknownBetween = [...unknown].filter((i) => i > lo && i < hi).sort((a, b) => a - b).map((i) => versions[i]!);
   return {
