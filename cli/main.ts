@@ -37,6 +37,7 @@ const COMMANDS: [name: string, load: () => Promise<Register>][] = [
   ["new", async () => (await import("./commands/new.ts")).registerNewCommand],
   ["pack", async () => (await import("./commands/pack.ts")).registerPackCommand],
   ["sweep", async () => (await import("./commands/sweep.ts")).registerSweepCommand],
+  ["bench-seed", async () => (await import("./commands/bench-seed.ts")).registerBenchSeedCommand],
   ["bench-sweep", async () => (await import("./commands/bench-sweep.ts")).registerBenchSweepCommand],
   ["atlas", async () => (await import("./commands/atlas.ts")).registerAtlasCommand],
   ["bench-atlas", async () => (await import("./commands/bench-atlas.ts")).registerBenchAtlasCommand],

@@ -55,6 +55,8 @@ export const ERROR_CODES = [
   "TRANSCRIPT_FORMAT",
   // The machine, the network and the binaries.
   "MISSING_BINARY",
+  // A program a command runs is not on the PATH (python3 for bench-seed's report-shaped harness).
+  "MISSING_TOOL",
   "INSTALL_FAILED",
   "REGISTRY_UNREACHABLE",
   "REGISTRY_REFUSED",

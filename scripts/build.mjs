@@ -17,9 +17,9 @@ fs.rmSync(dist, { recursive: true, force: true });
 execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", path.join(root, "tsconfig.build.json")], { stdio: "inherit", cwd: root });
 
 // Files the modules reach by URL next to themselves, the built-in scenarios' sources (`new`, `report --format issue`
-// quote them), and the templates `ccrepro new --kind` writes.
-const ASSETS = [/^harness\/.*\.(mjs|sh)$/, /^pipeline\/.*\.mjs$/, /^scenarios\/[^/]*\.ts$/, /^examples\/templates\/[^/]*\.ts$/];
-for (const dir of ["harness", "pipeline", "scenarios", "examples/templates"]) {
+// quote them), the templates `ccrepro new --kind` writes, and the report-shaped harness `bench-seed` runs.
+const ASSETS = [/^harness\/.*\.(mjs|sh)$/, /^pipeline\/.*\.mjs$/, /^scenarios\/[^/]*\.ts$/, /^examples\/templates\/[^/]*\.ts$/, /^scripts\/seed-shape\/[^/]*\.(sh|py)$/];
+for (const dir of ["harness", "pipeline", "scenarios", "examples/templates", "scripts/seed-shape"]) {
   fs.mkdirSync(path.join(dist, dir), { recursive: true });
   for (const name of fs.readdirSync(path.join(root, dir))) {
     const rel = `${dir}/${name}`;

@@ -1,6 +1,5 @@
 // `ccrepro bench`: a scenario's runs timed as a user waits for them — the whole `ccrepro run` process, from outside —
 // with its parts, against the physical floor the run itself shows; and the CLI's start-up against a bare node.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -9,47 +8,10 @@ import { median } from "../../core/statistics.ts";
 import type { CliContext } from "../context.ts";
 import { withRunOptions } from "../params.ts";
 import { wholeNumber, positiveNumber } from "../numbers.ts";
+import { timeProcess, type ProcessTiming } from "../process-timing.ts";
 
 const seconds = (ms: number | null) => (ms === null ? "—" : `${(ms / 1000).toFixed(2)} s`);
 const BIN = process.argv[1] ?? "";
-
-export interface ProcessTiming {
-  wallMs: number;
-  // User + system CPU of the child and every descendant it waited for; null where the OS does not say (not Linux).
-  cpuMs: number | null;
-  startedAt: number;
-  endedAt: number;
-  code: number | null;
-  stdout: string;
-}
-
-// CPU of this process's reaped children, from /proc/self/stat (cutime + cstime, in clock ticks of 1/100 s).
-function childrenCpuMs(): number | null {
-  try {
-    const fields = fs.readFileSync("/proc/self/stat", "utf8").replace(/^.*\) /, "").split(" ");
-    return (Number(fields[13]) + Number(fields[14])) * 10;
-  } catch {
-    return null;
-  }
-}
-
-// Runs one command to its exit and times it from outside: wall from just before the spawn to the exit.
-export function timeProcess(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<ProcessTiming> {
-  return new Promise((resolve, reject) => {
-    const cpuBefore = childrenCpuMs();
-    const startedAt = performance.timeOrigin + performance.now();
-    const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "ignore"] });
-    let stdout = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const endedAt = performance.timeOrigin + performance.now();
-      const cpuAfter = childrenCpuMs();
-      resolve({ wallMs: endedAt - startedAt, cpuMs: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore, startedAt, endedAt, code, stdout });
-    });
-  });
-}
-
 
 // `ccrepro --help` and `node -e 0` in turn, pair by pair, so a machine's drift moves both alike.
 async function startupRatio(ctx: CliContext, pairs: number): Promise<void> {
@@ -84,7 +46,7 @@ async function benchRun(word: string, claude: string, params: Record<string, str
   const { runLayout } = await import("../../harness/run-layout.ts");
   const phases = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-bench-")), "phases");
   const paramArgs = Object.entries(params).flatMap(([k, v]) => ["--param", `${k}=${v}`]);
-  const whole = await timeProcess(process.execPath, [BIN, "run", word, "--claude", claude, "--json", "--runs-dir", runsDir, ...paramArgs, ...drive], { ...process.env, [PHASES_ENV]: phases });
+  const whole = await timeProcess(process.execPath, [BIN, "run", word, "--claude", claude, "--json", "--runs-dir", runsDir, ...paramArgs, ...drive], { env: { ...process.env, [PHASES_ENV]: phases } });
   const marks = readPhases(fs.existsSync(phases) ? fs.readFileSync(phases, "utf8") : "");
   fs.rmSync(path.dirname(phases), { recursive: true, force: true });
   const last = whole.stdout.trim().split("\n").at(-1) ?? "";
