@@ -1,7 +1,6 @@
 // Carries out the terminal step kinds: the interactive UI in a pty, keys, screen waits, watches, helper commands, daemon exit.
 import fs from "node:fs";
 import path from "node:path";
-import { execa } from "execa";
 import type { CommandOutput, CommandView, Step, TerminalKey } from "./plan.ts";
 import { argvOf } from "../core/proc.ts";
 import { daemonPids } from "./daemon-hygiene.ts";
@@ -179,6 +178,7 @@ async function runCommand(ctx: RunContext, step: Extract<Step, { kind: "command"
     throw new StepFailure(`could not build the arguments of "${step.label}": ${(error as Error).message}`);
   }
   if (args === null) return { outcome: "ok", detail: "skipped: nothing to run it on" };
+  const { execa } = await import("execa");
   const startedAt = clockNow();
   const child = execa(ctx.claude.command, [...ctx.claude.args, ...args], {
     env: ctx.env,

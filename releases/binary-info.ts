@@ -3,7 +3,6 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { execa } from "execa";
 import { sha256Hex } from "../core/hash.ts";
 import { writeFileWhole } from "../core/write-whole.ts";
 import { cacheDir } from "./cache-dir.ts";
@@ -69,6 +68,7 @@ export async function probeVersion(
   env: Record<string, string>,
   timeoutMs = 20_000,
 ): Promise<VersionProbe> {
+  const { execa } = await import("execa");
   const started = performance.now();
   const result = await execa(command, [...args, "--version"], {
     env,

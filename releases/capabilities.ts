@@ -4,7 +4,6 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { execa } from "execa";
 import { z } from "zod";
 import { probeVersion, QUIET_ENV } from "./binary-info.ts";
 import { cacheDir } from "./cache-dir.ts";
@@ -205,6 +204,7 @@ export async function probeBinary(claude: ResolvedClaude): Promise<BinaryProbe> 
   const cacheFile = path.join(cacheDir(), "probes", `${claude.sha256}.json`);
   const cached = readCachedProbe(cacheFile);
   if (cached) return cached;
+  const { execa } = await import("execa");
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-probe-"));
   try {
     const env = probeEnv(home);

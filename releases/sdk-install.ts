@@ -3,7 +3,6 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import { execa } from "execa";
 import semver from "semver";
 import { z } from "zod";
 import { UserError } from "../core/errors.ts";
@@ -40,6 +39,7 @@ export function sdkPackageDir(entry: string): string {
 // An exact version as it is; anything else (latest, a dist-tag, a range) is asked of the registry with `npm view`.
 export async function resolveSdkVersion(word: string): Promise<string> {
   if (semver.valid(word) && semver.clean(word) === word) return word;
+  const { execa } = await import("execa");
   const result = await execa("npm", ["view", `${SDK_PACKAGE}@${word}`, "version", "--json"], { reject: false, timeout: 60_000 });
   const parsed = result.exitCode === 0 && result.stdout.trim() !== "" ? (JSON.parse(result.stdout) as unknown) : null;
   // A range names several versions and npm prints an array; the newest is meant.
@@ -73,6 +73,7 @@ export async function installSdk(word: string, options: { cacheDir?: string } = 
     await fsp.mkdir(staging, { recursive: true });
     try {
       // Without optional dependencies: those are the SDK's bundled platform binaries, and the CLI under test is ours.
+      const { execa } = await import("execa");
       const result = await execa(
         "npm",
         ["install", "--omit=optional", "--no-audit", "--no-fund", "--prefix", staging, `${SDK_PACKAGE}@${version}`],
@@ -96,6 +97,7 @@ export async function installSdk(word: string, options: { cacheDir?: string } = 
 
 // Every published release of the SDK, as the registry lists them (`npm view … versions`).
 export async function sdkVersions(): Promise<string[]> {
+  const { execa } = await import("execa");
   const result = await execa("npm", ["view", SDK_PACKAGE, "versions", "--json"], { reject: false, timeout: 60_000 });
   const parsed = result.exitCode === 0 ? z.array(z.string()).safeParse(JSON.parse(result.stdout || "null")) : null;
   if (!parsed?.success) throw new UserError(`npm could not list the releases of ${SDK_PACKAGE}; check the network and \`npm config get registry\`.`, "REGISTRY_UNREACHABLE");
