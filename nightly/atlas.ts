@@ -5,7 +5,7 @@ import path from "node:path";
 import { UserError } from "../core/errors.ts";
 import { boundaryLine } from "../atlas/atlas-file.ts";
 import { runAtlas, type AtlasEvent, type AtlasOutcome } from "../atlas/run-atlas.ts";
-import { scenarioByName } from "../pipeline/scenario-source.ts";
+import { scenarioByName } from "../pipeline/scenario-registry.ts";
 import type { ReleaseRunner } from "../pipeline/run-scenario.ts";
 import { resolveSweepVersions } from "../sweep/versions.ts";
 import { atlasEntries, type NightlyConfig } from "./config.ts";

@@ -6,7 +6,8 @@ import { UserError } from "../core/errors.ts";
 import { readJsonFile } from "../core/json-file.ts";
 import type { Scenario } from "../kit/scenario.ts";
 import { parseParams, sameParams } from "../pipeline/scenario-params.ts";
-import { knownScenarios, loadScenario, looksLikePath, scenarioByName } from "../pipeline/scenario-source.ts";
+import { knownScenarios, scenarioByName } from "../pipeline/scenario-registry.ts";
+import { loadScenario, looksLikePath } from "../pipeline/scenario-source.ts";
 import { SCENARIOS } from "../scenarios/index.ts";
 
 // Stands for `since:<the previous nightly's start>`: every release published since the previous nightly.

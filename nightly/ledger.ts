@@ -3,7 +3,7 @@ import semver from "semver";
 import { z } from "zod";
 import type { CheckResult } from "../core/verdict.ts";
 import { defaultParams, sameParams } from "../pipeline/scenario-params.ts";
-import { knownScenarios, scenarioByName } from "../pipeline/scenario-source.ts";
+import { knownScenarios, scenarioByName } from "../pipeline/scenario-registry.ts";
 import type { NightlyConfig } from "./config.ts";
 import { scenarioDrivers } from "../kit/scenario.ts";
 

@@ -2,7 +2,7 @@
 // directory under the nightly's. What is printed and written as reports is the caller's.
 import path from "node:path";
 import { UserError } from "../core/errors.ts";
-import { scenarioByName } from "../pipeline/scenario-source.ts";
+import { scenarioByName } from "../pipeline/scenario-registry.ts";
 import { runSweep, type SweepEvent } from "../sweep/run-sweep.ts";
 import type { SweepFile } from "../sweep/sweep-file.ts";
 import { resolveSweepVersions } from "../sweep/versions.ts";

@@ -3,7 +3,7 @@ import type { CheckResult } from "../core/verdict.ts";
 import { releaseRunner, type ReleaseRunner } from "../pipeline/run-scenario.ts";
 import { harnessErrorResult } from "../pipeline/verdict-rules.ts";
 import type { CacheOptions } from "../releases/release-cache.ts";
-import { scenarioByName } from "../pipeline/scenario-source.ts";
+import { scenarioByName } from "../pipeline/scenario-registry.ts";
 import type { PlannedCell } from "./matrix.ts";
 
 export interface CellTask {

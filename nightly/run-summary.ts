@@ -5,7 +5,7 @@ import { UserError } from "../core/errors.ts";
 import { readRunRecord } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
 import { givenParams } from "../pipeline/scenario-params.ts";
-import { scenarioByName } from "../pipeline/scenario-source.ts";
+import { scenarioByName } from "../pipeline/scenario-registry.ts";
 import { harnessErrorResult } from "../pipeline/verdict-rules.ts";
 import { assembleSummary } from "./assemble.ts";
 import { cellFromRuns } from "./cell-outcome.ts";

@@ -5,7 +5,6 @@ import { readRunRecord, type RunRecord } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
 import type { CheckResult } from "../core/verdict.ts";
 import type { Scenario } from "../kit/scenario.ts";
-import { scenarioByName } from "./scenario-source.ts";
 import { explainFailure } from "./diagnose-run.ts";
 import { harnessErrorResult, unsupportedResult } from "./verdict-rules.ts";
 import { withApiConformance } from "../checker/api-conformance.ts";
@@ -13,9 +12,12 @@ import { withCacheAudit, type AuditedResult } from "./cache-notes.ts";
 
 const unaudited = (result: CheckResult): AuditedResult => ({ result, cache: null });
 
-// `scenario`: the one the run was recorded with, when the caller has it (a file scenario: see scenarioOfRun()).
-export function checkRecordedRun(runDir: string, given?: Scenario): CheckResult {
-  return checkRecordedRunAudited(runDir, given).result;
+// The scenario the run was recorded with, or how to find it by the name run.json gives (a file scenario: see
+// scenarioOfRun()). A lookup is passed in, so a run that has its scenario never loads every built-in.
+export type ScenarioOfRecord = Scenario | ((name: string) => Scenario | undefined) | undefined;
+
+export function checkRecordedRun(runDir: string, scenario: ScenarioOfRecord): CheckResult {
+  return checkRecordedRunAudited(runDir, scenario).result;
 }
 
 // The same, with the cache audit its notes came from (null when the run was not judged or not audited). `checkFile`:
@@ -46,11 +48,11 @@ function notGreenPastACutTurn(result: CheckResult, record: RunRecord): CheckResu
   return cut && result.verdict === "GREEN" ? { ...result, verdict: "INCONCLUSIVE", reason: `step ${cut.index + 1} (${cut.label}): ${cut.detail ?? "timed out"}` } : result;
 }
 
-export function checkRecordedRunAudited(runDir: string, given?: Scenario, checkFile?: string): AuditedResult {
+export function checkRecordedRunAudited(runDir: string, given: ScenarioOfRecord, checkFile?: string): AuditedResult {
   const before = judgedBeforeCheck(runDir);
   if ("early" in before) return before.early;
   const { record } = before;
-  const scenario = given ?? scenarioByName(record.scenario);
+  const scenario = typeof given === "function" ? given(record.scenario) : given;
   if (!scenario && record.source?.kind === "file") {
     return unaudited(harnessErrorResult(`scenario ${record.scenario} came from the file ${record.source.path}, which is not loaded; \`ccrepro check\` judges it with the copy in ${record.source.copy}`));
   }

@@ -9,6 +9,7 @@ import { readRunRecord, type RunRecord } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
 import type { CacheAudit } from "../checker/cache-audit.ts";
 import { checkRecordedRunAudited, judgedBeforeCheck } from "./check-recorded-run.ts";
+import { scenarioByName } from "./scenario-registry.ts";
 import { confinedCheck, type Confinement } from "./confined-check.ts";
 import { looksLikePath, sourceSha256 } from "./scenario-source.ts";
 import { sha256Hex } from "../core/hash.ts";
@@ -57,7 +58,7 @@ export async function recheckRun(runDir: string, options: RecheckOptions = {}): 
   const recordedVerdict = record?.result?.verdict ?? null;
   // A built-in is judged by this ccrepro's own scenario of that name: nothing in the run directory is run.
   if (!record || record.source?.kind !== "file") {
-    const judged = checkRecordedRunAudited(runDir);
+    const judged = checkRecordedRunAudited(runDir, scenarioByName);
     return { ...judged, judgedWith: record ? { kind: "builtin", name: record.scenario } : null, recordedVerdict, warnings: [], confinement: null };
   }
   const copy = path.join(runDir, record.source.copy);
@@ -110,7 +111,7 @@ async function recheckWithFile(runDir: string, record: RunRecord | null, file: s
   }
   if (!record) {
     // Nothing to match the file against; the result is the ERROR that names what is wrong with the directory.
-    return { ...checkRecordedRunAudited(runDir), judgedWith: null, recordedVerdict: null, warnings: [], confinement: null };
+    return { ...checkRecordedRunAudited(runDir, scenarioByName), judgedWith: null, recordedVerdict: null, warnings: [], confinement: null };
   }
   if (record.source?.kind !== "file") {
     throw new UserError(

@@ -95,7 +95,7 @@ export async function runAndCheck(run: ScenarioRun): Promise<CheckedRun> {
       missing,
       message: unsupportedMessage(missing),
     });
-    const result = checkRecordedRun(runDir);
+    const result = checkRecordedRun(runDir, scenario);
     const record = recordVerdict(runLayout(runDir).runJson, result, performance.now() - started);
     return { runDir, record: { ...record, result } };
   }

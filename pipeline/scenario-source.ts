@@ -12,7 +12,6 @@ import { readRunRecord } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
 import { defineScenario, isDefinedScenario, scenarioProblems, type Scenario } from "../kit/scenario.ts";
 import { mockScriptSchema } from "../mock-api/script.ts";
-import { findScenario, SCENARIOS } from "../scenarios/index.ts";
 import { sha256Hex } from "../core/hash.ts";
 
 export class ScenarioFileError extends UserError {
@@ -46,22 +45,42 @@ export function originOf(scenario: Scenario): ScenarioSource {
   return origins.get(scenario) ?? { kind: "builtin", name: scenario.name };
 }
 
-// A built-in, or a file scenario this process loaded.
-export function scenarioByName(name: string): Scenario | undefined {
-  return findScenario(name) ?? loaded.get(name);
+// A file scenario this process loaded, by name (pipeline/scenario-registry.ts adds the built-ins).
+export function loadedFileScenario(name: string): Scenario | undefined {
+  return loaded.get(name);
 }
 
-// Every scenario known to this process: the built-ins, then the loaded files.
-export function knownScenarios(): Scenario[] {
-  return [...SCENARIOS, ...loaded.values()];
+export function loadedFileScenarios(): Scenario[] {
+  return [...loaded.values()];
+}
+
+// The module beside this one: the sources in a checkout, the compiled .js in a built or installed package.
+const OWN_EXTENSION = import.meta.url.endsWith(".ts") ? "ts" : "js";
+const SCENARIOS_DIR = new URL("../scenarios/", import.meta.url);
+
+// The built-ins' names: scenarios/NAME.ts is the scenario NAME (test/scenarios/registry.test.ts holds every file to it).
+export function builtinScenarioNames(): string[] {
+  return fs
+    .readdirSync(SCENARIOS_DIR)
+    .filter((file) => file.endsWith(`.${OWN_EXTENSION}`) && !file.endsWith(".d.ts"))
+    .map((file) => file.slice(0, -(OWN_EXTENSION.length + 1)))
+    .filter((name) => name !== "index")
+    .sort();
+}
+
+// One built-in, its own module alone: a run of one scenario imported all of them through the registry, some 50 ms of
+// CPU and most of the scenario load.
+async function builtinScenario(name: string): Promise<Scenario | undefined> {
+  if (!builtinScenarioNames().includes(name)) return undefined;
+  return ((await import(new URL(`${name}.${OWN_EXTENSION}`, SCENARIOS_DIR).href)) as { default: Scenario }).default;
 }
 
 export async function loadScenario(word: string, options: { baseDir?: string } = {}): Promise<Scenario> {
   if (!looksLikePath(word)) {
-    const scenario = findScenario(word);
+    const scenario = await builtinScenario(word);
     if (scenario) return scenario;
     throw new UserError(
-      `unknown scenario "${word}"; known: ${SCENARIOS.map((s) => s.name).join(", ")} (a scenario file is given by its path, e.g. ./${word}.ts)`,
+      `unknown scenario "${word}"; known: ${builtinScenarioNames().join(", ")} (a scenario file is given by its path, e.g. ./${word}.ts)`,
       "UNKNOWN_SCENARIO",
     );
   }
@@ -73,9 +92,8 @@ let loads = 0;
 
 function installHooks(): void {
   if (hooksInstalled) return;
-  // The kit beside this module: its sources in a checkout, the compiled .js in a built or installed package.
-  const ext = import.meta.url.endsWith(".ts") ? "ts" : "js";
-  const entry = (file: string) => pathToFileURL(fileURLToPath(new URL(`../kit/${file}.${ext}`, import.meta.url))).href;
+  // The kit beside this module.
+  const entry = (file: string) => pathToFileURL(fileURLToPath(new URL(`../kit/${file}.${OWN_EXTENSION}`, import.meta.url))).href;
   module.register(new URL("./resolve-ccrepro.mjs", import.meta.url).href, { data: { entries: { ccrepro: entry("index"), "ccrepro/checkers": entry("checkers") } } });
   hooksInstalled = true;
 }
@@ -173,7 +191,7 @@ async function importScenarioFile(file: string, shown: string, importer: ModuleI
   } catch (error) {
     throw importFailure(shown, error);
   }
-  if (findScenario(scenario.name)) {
+  if (builtinScenarioNames().includes(scenario.name)) {
     throw new ScenarioFileError(shown, `its name "${scenario.name}" is a built-in scenario's`, "Give it a name of its own");
   }
   // What a run would do with the default parameters, checked now rather than minutes into a run.
@@ -203,6 +221,6 @@ export async function scenarioOfRun(runDir: string): Promise<Scenario | undefine
     // checkRecordedRun says what is wrong with run.json.
     return undefined;
   }
-  if (record.source?.kind !== "file") return findScenario(record.scenario);
+  if (record.source?.kind !== "file") return builtinScenario(record.scenario);
   return loadScenarioFile(path.join(runDir, record.source.copy), path.join(runDir, record.source.copy));
 }

@@ -12,6 +12,7 @@ import { checkRecordedRun } from "../../pipeline/check-recorded-run.ts";
 import { API_FINDINGS } from "../../kit/checkers.ts";
 import { defineScenario, z } from "../../kit/index.ts";
 import { scenarioProblems } from "../../kit/scenario.ts";
+import { scenarioByName } from "../../pipeline/scenario-registry.ts";
 
 const fixture = (name: string) => path.join(import.meta.dirname, "..", "fixtures", "runs", name);
 const copies: string[] = [];
@@ -48,13 +49,13 @@ describe("request-rejected-by-api on recorded runs", () => {
   it("a run recorded before the mock judged requests checks as before", () => {
     const raw = fs.readFileSync(path.join(fixture("orphan-control-2.1.234"), "mock", "index.jsonl"), "utf8");
     expect(raw).not.toContain('"conformance"');
-    const result = checkRecordedRun(fixture("orphan-control-2.1.234"));
+    const result = checkRecordedRun(fixture("orphan-control-2.1.234"), scenarioByName);
     expect(result.verdict).toBe("GREEN");
     expect(result.findings).toEqual([]);
   });
 
   it("turns a GREEN run RED, naming the request, the message index, the rule and the API's message", () => {
-    const result = checkRecordedRun(runWithViolation("orphan-control-2.1.234", 2, orphaned));
+    const result = checkRecordedRun(runWithViolation("orphan-control-2.1.234", 2, orphaned), scenarioByName);
     expect(result.verdict).toBe("RED");
     expect(result.reason).toBe("request-rejected-by-api");
     const [rejected, ...others] = result.findings;
@@ -67,7 +68,7 @@ describe("request-rejected-by-api on recorded runs", () => {
   });
 
   it("adds to a scenario's own RED findings", () => {
-    const result = checkRecordedRun(runWithViolation("orphan-red-2.1.234", 1, { messages: [{ role: "assistant", content: "hi" }] }));
+    const result = checkRecordedRun(runWithViolation("orphan-red-2.1.234", 1, { messages: [{ role: "assistant", content: "hi" }] }), scenarioByName);
     expect(result.verdict).toBe("RED");
     expect(result.findings.map((f) => f.id)).toEqual(["prompt-settled-by-extra-result", "request-rejected-by-api"]);
     expect(result.reason).toBe("prompt-settled-by-extra-result, request-rejected-by-api");

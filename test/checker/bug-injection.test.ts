@@ -11,6 +11,7 @@ import { loadRecordings } from "../../harness/recordings.ts";
 import { checkRecordedRun } from "../../pipeline/check-recorded-run.ts";
 import { findScenario } from "../../scenarios/index.ts";
 import { copyRun, editBody, editFile, editJsonLines, recordedRun } from "../fixtures/runs/edit-run.ts";
+import { scenarioByName } from "../../pipeline/scenario-registry.ts";
 
 const FIXTURES = path.join(import.meta.dirname, "..", "fixtures");
 const hooksRun = (name: string) => path.join(FIXTURES, "hooks", name);
@@ -20,7 +21,7 @@ type Line = Record<string, unknown>;
 type Message = { role: string; content: { type: string; content?: string; text?: string }[] };
 
 // A run checked the way its scenario checks it; recordings without run.json name their scenario and parameters here.
-const scenarioCheck = (dir: string): CheckResult => checkRecordedRun(dir);
+const scenarioCheck = (dir: string): CheckResult => checkRecordedRun(dir, scenarioByName);
 const hookCheck = (when: string) => (dir: string): CheckResult => {
   const scenario = findScenario("hook-task-notification-prompt")!;
   return scenario.check(loadRecordings(dir), scenario.params.parse({ when }));

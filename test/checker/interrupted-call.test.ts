@@ -7,6 +7,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkConformance } from "../../mock-api/conformance.ts";
 import { checkRecordedRun } from "../../pipeline/check-recorded-run.ts";
+import { scenarioByName } from "../../pipeline/scenario-registry.ts";
 
 const fixture = (name: string) => path.join(import.meta.dirname, "..", "fixtures", "runs", name);
 const copies: string[] = [];
@@ -30,7 +31,7 @@ function editLines(file: string, edit: (value: Record<string, unknown>) => Recor
 
 describe("interrupt-mid-tool-resume on recorded runs", () => {
   it("2.1.234: the resumed request has no trace of the call (informational), and conforms", () => {
-    const result = checkRecordedRun(fixture("interrupt-erased-2.1.234"));
+    const result = checkRecordedRun(fixture("interrupt-erased-2.1.234"), scenarioByName);
     expect(result.verdict).toBe("GREEN");
     expect(result.findings).toHaveLength(1);
     expect(result.findings[0]).toMatchObject({ id: "interrupted-call-erased", red: false, where: "request 2 (s2)" });
@@ -40,14 +41,14 @@ describe("interrupt-mid-tool-resume on recorded runs", () => {
   });
 
   it("2.1.332: keeps the tool_use, answered by a synthetic [Tool call interrupted…] tool_result", () => {
-    const result = checkRecordedRun(fixture("interrupt-kept-2.1.332"));
+    const result = checkRecordedRun(fixture("interrupt-kept-2.1.332"), scenarioByName);
     expect(result.verdict).toBe("GREEN");
     expect(result.findings).toEqual([]);
     expect(result.notes.join("\n")).toMatch(/kept: tool_use toolu_mock_1_0 at messages\[1\], answered by tool_result "\[Tool call interrupted: the session ended/);
   });
 
   it("2.1.234 interrupted by the control request: the stop is the stdin line's time, and the call is kept", () => {
-    const result = checkRecordedRun(fixture("interrupt-control-2.1.234"));
+    const result = checkRecordedRun(fixture("interrupt-control-2.1.234"), scenarioByName);
     expect(result.verdict).toBe("GREEN");
     expect(result.findings).toEqual([]);
     expect(result.notes.join("\n")).toMatch(/kept: tool_use toolu_mock_1_0 at messages\[1\], answered by tool_result "The user doesn't want to proceed/);
@@ -58,7 +59,7 @@ describe("interrupt-mid-tool-resume on recorded runs", () => {
     const stdin = path.join(dir, "sessions", "s1", "stdin.jsonl");
     const toolAt = (JSON.parse(fs.readFileSync(path.join(dir, "sessions", "s1", "stdout.jsonl"), "utf8").split("\n")[1]!) as { t: number }).t;
     editLines(stdin, (v) => (String(v["raw"]).includes("control_request") ? { ...v, t: toolAt + 31_000 } : v));
-    const result = checkRecordedRun(dir);
+    const result = checkRecordedRun(dir, scenarioByName);
     expect(result.verdict).toBe("INCONCLUSIVE");
     expect(result.reason).toMatch(/had its tool_result \(stdout line \d+\) before the stop: it was not running/);
   });
@@ -68,7 +69,7 @@ describe("interrupt-mid-tool-resume on recorded runs", () => {
     const sessionJson = path.join(dir, "sessions", "s1", "session.json");
     const toolAt = (JSON.parse(fs.readFileSync(path.join(dir, "sessions", "s1", "stdout.jsonl"), "utf8").split("\n")[1]!) as { t: number }).t;
     fs.writeFileSync(sessionJson, JSON.stringify({ ...JSON.parse(fs.readFileSync(sessionJson, "utf8")), endedAt: toolAt + 31_000 }));
-    const result = checkRecordedRun(dir);
+    const result = checkRecordedRun(dir, scenarioByName);
     expect(result.verdict).toBe("INCONCLUSIVE");
     expect(result.reason).toBe("session s1 was not stopped within the 30000 ms the Bash call runs: nothing was interrupted");
   });
@@ -80,7 +81,7 @@ describe("interrupt-mid-tool-resume on recorded runs", () => {
     body.messages[2] = { role: "user", content: [{ type: "text", text: "[Request interrupted by user for tool use]" }] };
     fs.writeFileSync(bodyFile, JSON.stringify(body));
     editLines(path.join(dir, "mock", "index.jsonl"), (v) => (v["kind"] === "request" && v["seq"] === 2 ? { ...v, conformance: checkConformance(body) } : v));
-    const result = checkRecordedRun(dir);
+    const result = checkRecordedRun(dir, scenarioByName);
     expect(result.verdict).toBe("RED");
     expect(result.findings.map((f) => [f.id, f.data["messageIndex"], f.data["rule"]])).toEqual([["request-rejected-by-api", 1, "tool-use-without-result"]]);
     expect(result.notes.join("\n")).toMatch(/kept: tool_use toolu_mock_1_0 at messages\[1\], with no tool_result/);
@@ -93,7 +94,7 @@ describe("interrupt-mid-tool-resume on recorded runs", () => {
     const toolAt = lines[1]!.t;
     const early = { type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_mock_1_0", content: "Blocked" }] } };
     fs.appendFileSync(stdout, JSON.stringify({ t: toolAt + 100, raw: JSON.stringify(early) }) + "\n");
-    const result = checkRecordedRun(dir);
+    const result = checkRecordedRun(dir, scenarioByName);
     expect(result.verdict).toBe("INCONCLUSIVE");
     expect(result.reason).toMatch(/had its tool_result \(stdout line 2\) before the stop: it was not running/);
   });
@@ -101,7 +102,7 @@ describe("interrupt-mid-tool-resume on recorded runs", () => {
   it("is INCONCLUSIVE when the resumed session sent no request with the pushed prompt", () => {
     const dir = copyOf("interrupt-erased-2.1.234");
     editLines(path.join(dir, "mock", "index.jsonl"), (v) => (v["seq"] === 2 ? null : v));
-    const result = checkRecordedRun(dir);
+    const result = checkRecordedRun(dir, scenarioByName);
     expect(result.verdict).toBe("INCONCLUSIVE");
     expect(result.reason).toBe("session s2 sent no main request carrying the pushed prompt");
   });
@@ -109,7 +110,7 @@ describe("interrupt-mid-tool-resume on recorded runs", () => {
   it("is INCONCLUSIVE when claude never printed the tool call", () => {
     const dir = copyOf("interrupt-erased-2.1.234");
     editLines(path.join(dir, "sessions", "s1", "stdout.jsonl"), (v) => (String(v["raw"]).includes('"tool_use"') ? null : v));
-    const result = checkRecordedRun(dir);
+    const result = checkRecordedRun(dir, scenarioByName);
     expect(result.verdict).toBe("INCONCLUSIVE");
     expect(result.reason).toMatch(/never printed a tool_use/);
   });

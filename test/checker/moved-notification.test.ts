@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { checkRecordedRun } from "../../pipeline/check-recorded-run.ts";
 import { copyRun, editBody, recordedRun } from "../fixtures/runs/edit-run.ts";
+import { scenarioByName } from "../../pipeline/scenario-registry.ts";
 
 // A user/assistant pair inserted after the first message of req 8, so roles still alternate.
 function insertEarly(dir: string) {
@@ -15,7 +16,7 @@ describe("moved notifications", () => {
   it("2.1.332 with two messages inserted before it: notification-moved (compared, unchanged), not notification-dropped", () => {
     const dir = copyRun(recordedRun("notification-green-2.1.332"));
     insertEarly(dir);
-    const result = checkRecordedRun(dir);
+    const result = checkRecordedRun(dir, scenarioByName);
     const ids = result.findings.map((f) => `${f.id}${f.red ? "" : " (info)"}`);
     expect(ids).not.toContain("notification-dropped");
     expect(ids).toContain("notification-moved (info)");
@@ -36,7 +37,7 @@ describe("moved notifications", () => {
       const moved = body.messages[6] as { content: { content: string }[] };
       moved.content[0]!.content = moved.content[0]!.content.replace("completed (exit code 0)", "completed (exit code 1)");
     });
-    const ids = checkRecordedRun(dir).findings.map((f) => f.id);
+    const ids = checkRecordedRun(dir, scenarioByName).findings.map((f) => f.id);
     expect(ids).toContain("notification-changed");
     expect(ids).not.toContain("notification-dropped");
   });

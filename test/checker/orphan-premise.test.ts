@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { checkRecordedRun } from "../../pipeline/check-recorded-run.ts";
 import { copyRun, editFile, editJsonLines, recordedRun } from "../fixtures/runs/edit-run.ts";
+import { scenarioByName } from "../../pipeline/scenario-registry.ts";
 
 const s1 = "sessions/s1/session.json";
 const s2Stdout = "sessions/s2/stdout.jsonl";
@@ -21,7 +22,7 @@ const withoutStoppedReport = (dir: string) =>
 
 describe("resume-orphaned-background-task: the premise", () => {
   it.each(["orphan-red-2.1.234", "orphan-red-2.1.332"])("%s as recorded (SIGKILL, task still running): RED", (name) => {
-    const result = checkRecordedRun(recordedRun(name));
+    const result = checkRecordedRun(recordedRun(name), scenarioByName);
     expect(result.verdict).toBe("RED");
     expect(result.notes).toContainEqual(expect.stringMatching(/^premise: session s2 reported task \w+ stopped/));
   });
@@ -34,7 +35,7 @@ describe("resume-orphaned-background-task: the premise", () => {
       return JSON.stringify({ ...p, endedAt: (p["endedAt"] as number) + 5000, signal: null, exitCode: 0, stoppedBy: ["close-stdin"] });
     });
     withoutStoppedReport(dir);
-    const result = checkRecordedRun(dir);
+    const result = checkRecordedRun(dir, scenarioByName);
     expect(result.verdict).toBe("INCONCLUSIVE");
     expect(result.reason).toMatch(/session s1 was still alive when session s2 started/);
   });
@@ -55,13 +56,13 @@ describe("resume-orphaned-background-task: the premise", () => {
   it("sigterm where session 1 reported its own task killed and session 2 never mentions it: INCONCLUSIVE", () => {
     const dir = killedBySession1();
     withoutStoppedReport(dir);
-    const result = checkRecordedRun(dir);
+    const result = checkRecordedRun(dir, scenarioByName);
     expect(result.verdict).toBe("INCONCLUSIVE");
     expect(result.reason).toMatch(/session s1 reported task bmh4w29zr killed before it ended, and session s2 never mentioned it/);
   });
 
   it("session 1 reported its own task killed, but session 2 still reports it stopped: the premise holds (RED as recorded)", () => {
-    const result = checkRecordedRun(killedBySession1());
+    const result = checkRecordedRun(killedBySession1(), scenarioByName);
     expect(result.verdict).toBe("RED");
     expect(result.notes.join("\n")).toMatch(/premise: session s2 reported task bmh4w29zr stopped/);
   });
@@ -71,7 +72,7 @@ describe("resume-orphaned-background-task: the premise", () => {
     withParams(dir, { stop: "sigterm" });
     editFile(dir, s1, (text) => JSON.stringify({ ...(JSON.parse(text) as object), signal: "SIGTERM", stoppedBy: ["close-stdin", "SIGTERM"] }));
     withoutStoppedReport(dir);
-    const result = checkRecordedRun(dir);
+    const result = checkRecordedRun(dir, scenarioByName);
     expect(result.verdict).toBe("INCONCLUSIVE");
     expect(result.reason).toMatch(/ended by SIGTERM/);
   });
@@ -80,7 +81,7 @@ describe("resume-orphaned-background-task: the premise", () => {
     const dir = copyRun(recordedRun("orphan-red-2.1.332"));
     withParams(dir, { stop: "sigterm" });
     editFile(dir, s1, (text) => JSON.stringify({ ...(JSON.parse(text) as object), signal: "SIGTERM", stoppedBy: ["close-stdin", "SIGTERM"] }));
-    const result = checkRecordedRun(dir);
+    const result = checkRecordedRun(dir, scenarioByName);
     expect(result.verdict).toBe("RED");
     expect(result.notes).toContainEqual(expect.stringMatching(/^premise: session s2 reported task bmh4w29zr stopped/));
   });
@@ -88,13 +89,13 @@ describe("resume-orphaned-background-task: the premise", () => {
   it("no task_started in session 1: INCONCLUSIVE, its findings informational", () => {
     const dir = copyRun(recordedRun("orphan-red-2.1.332"));
     editJsonLines(dir, s1Stdout, (lines) => lines.filter((l) => !String(l["raw"]).includes('"subtype":"task_started"')));
-    const result = checkRecordedRun(dir);
+    const result = checkRecordedRun(dir, scenarioByName);
     expect(result.verdict).toBe("INCONCLUSIVE");
     expect(result.reason).toBe("session s1 never started a background task, so nothing was orphaned");
     expect(result.findings.map((f) => [f.id, f.red])).toEqual([["prompt-settled-by-extra-result", false]]);
   });
 
   it("the control variant needs no orphan: GREEN as recorded", () => {
-    expect(checkRecordedRun(recordedRun("orphan-control-2.1.234")).verdict).toBe("GREEN");
+    expect(checkRecordedRun(recordedRun("orphan-control-2.1.234"), scenarioByName).verdict).toBe("GREEN");
   });
 });

@@ -4,8 +4,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { foldCacheNotes, formatCheckResult } from "../../cli/format-result.ts";
 import { checkRecordedRunAudited } from "../../pipeline/check-recorded-run.ts";
+import { scenarioByName } from "../../pipeline/scenario-registry.ts";
 
-const run = (name: string) => checkRecordedRunAudited(path.join(import.meta.dirname, "..", "fixtures", "runs", name));
+const run = (name: string) => checkRecordedRunAudited(path.join(import.meta.dirname, "..", "fixtures", "runs", name), scenarioByName);
 
 describe("foldCacheNotes", () => {
   it("2.1.69: both process resumes in one line, each costly one named with its cost and where the read stopped", () => {

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { checkRecordedRun } from "../../pipeline/check-recorded-run.ts";
 import { loadRecordings } from "../../harness/recordings.ts";
 import { OutsideRunError, readInside } from "../../harness/run-files.ts";
+import { scenarioByName } from "../../pipeline/scenario-registry.ts";
 
 const CLI = new URL("../../bin/ccrepro.mjs", import.meta.url).pathname;
 const FIXTURE = path.join(import.meta.dirname, "..", "fixtures", "runs", "notification-green-2.1.332");
@@ -32,7 +33,7 @@ describe("reading a run directory", () => {
     fs.rmSync(body);
     fs.symlinkSync(SECRET, body);
     expect(() => loadRecordings(dir).body(6)).toThrow(OutsideRunError);
-    const result = checkRecordedRun(dir);
+    const result = checkRecordedRun(dir, scenarioByName);
     expect(result.verdict).toBe("ERROR");
     expect(result.reason).toContain("leads outside");
     expect(JSON.stringify(result)).not.toContain("SECRET_OUTSIDE_7Q");
@@ -65,8 +66,8 @@ describe("reading a run directory", () => {
     const runJson = path.join(dir, "run.json");
     fs.renameSync(runJson, path.join(tmp, "run.json"));
     fs.symlinkSync(path.join(tmp, "run.json"), runJson);
-    expect(checkRecordedRun(dir)).toMatchObject({ verdict: "ERROR" });
-    expect(checkRecordedRun(dir).reason).toContain("leads outside");
+    expect(checkRecordedRun(dir, scenarioByName)).toMatchObject({ verdict: "ERROR" });
+    expect(checkRecordedRun(dir, scenarioByName).reason).toContain("leads outside");
   });
 
   it("follows a link that stays inside, and a run directory reached through a link", () => {
@@ -74,6 +75,6 @@ describe("reading a run directory", () => {
     const linkedRun = path.join(tmp, "link-to-run");
     fs.symlinkSync(dir, linkedRun);
     expect(readInside(linkedRun, path.join(linkedRun, "run.json"), "utf8")).toContain('"scenario"');
-    expect(checkRecordedRun(linkedRun).verdict).toBe(checkRecordedRun(FIXTURE).verdict);
+    expect(checkRecordedRun(linkedRun, scenarioByName).verdict).toBe(checkRecordedRun(FIXTURE, scenarioByName).verdict);
   });
 });

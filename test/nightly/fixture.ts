@@ -8,6 +8,7 @@ import { readRunRecord } from "../../harness/run-record.ts";
 import { parseReleaseIndex, type ReleaseIndex } from "../../releases/registry.ts";
 import type { CellRunner } from "../../nightly/run-cell.ts";
 import { readSummary, type Summary } from "../../nightly/summary.ts";
+import { scenarioByName } from "../../pipeline/scenario-registry.ts";
 
 export const FIXTURE_DIR = path.resolve(import.meta.dirname, "../fixtures/nightly/recorded");
 
@@ -51,7 +52,7 @@ export function fixtureRunner(delayMs = 0): FixtureRunner {
       if (!recorded) throw new Error(`the fixture has no cell ${cell.key}`);
       const runDir = path.resolve(FIXTURE_DIR, recorded.runs[0]!.dir!);
       const record = readRunRecord(path.join(runDir, "run.json"));
-      return { runDir, result: checkRecordedRun(runDir), wallMs: record.wallMs };
+      return { runDir, result: checkRecordedRun(runDir, scenarioByName), wallMs: record.wallMs };
     } finally {
       active -= 1;
     }

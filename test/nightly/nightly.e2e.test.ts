@@ -11,6 +11,7 @@ import { parseNightlyConfig } from "../../nightly/config.ts";
 import { runNightly } from "../../nightly/run-nightly.ts";
 import { readSummary, type Summary } from "../../nightly/summary.ts";
 import { fixtureSummary } from "./fixture.ts";
+import { scenarioByName } from "../../pipeline/scenario-registry.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 // Kept after the run (git-ignored) so the page and its screenshot can be looked at; replaced by the next run.
@@ -74,7 +75,7 @@ describe("ccrepro nightly on real releases", () => {
     for (const cell of summary.cells) {
       const runDir = path.join(nightlyDir, cell.runs[0]!.dir!);
       expect(path.dirname(runDir)).toBe(path.join(nightlyDir, "runs"));
-      expect(checkRecordedRun(runDir).verdict).toBe(cell.verdict);
+      expect(checkRecordedRun(runDir, scenarioByName).verdict).toBe(cell.verdict);
     }
   });
 

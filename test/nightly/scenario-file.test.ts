@@ -7,7 +7,7 @@ import { finding } from "../../core/verdict.ts";
 import { loadNightlyConfig } from "../../nightly/config.ts";
 import type { CellRunner } from "../../nightly/run-cell.ts";
 import { runNightly } from "../../nightly/run-nightly.ts";
-import { scenarioByName } from "../../pipeline/scenario-source.ts";
+import { scenarioByName } from "../../pipeline/scenario-registry.ts";
 import { harnessErrorResult } from "../../pipeline/verdict-rules.ts";
 import { fixtureIndex, tempDir } from "./fixture.ts";
 

@@ -7,6 +7,7 @@ import { readRunRecord } from "../../harness/run-record.ts";
 import { runLayout } from "../../harness/run-layout.ts";
 import { checkRecordedRun } from "../../pipeline/check-recorded-run.ts";
 import { findScenario } from "../../scenarios/index.ts";
+import { scenarioByName } from "../../pipeline/scenario-registry.ts";
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/runs/${name}`, import.meta.url));
 
@@ -20,7 +21,7 @@ describe("cache notes on a checked run", () => {
   it("says what the subagent's resume costs in cache on 2.1.281 (the notification header flip), and keeps the verdict", () => {
     const dir = fixture("notification-changed-2.1.281");
     const own = scenarioOnly(dir);
-    const checked = checkRecordedRun(dir);
+    const checked = checkRecordedRun(dir, scenarioByName);
     expect(checked.verdict).toBe(own.verdict);
     expect(checked.findings).toEqual(own.findings);
     expect(checked.notes.slice(0, own.notes.length)).toEqual(own.notes);
@@ -32,13 +33,13 @@ describe("cache notes on a checked run", () => {
   });
 
   it("on 2.1.332, where the header stays put, the resume reads all it could", () => {
-    const checked = checkRecordedRun(fixture("notification-green-2.1.332"));
+    const checked = checkRecordedRun(fixture("notification-green-2.1.332"), scenarioByName);
     expect(checked.verdict).toBe("GREEN");
     expect(checked.notes.some((note) => /^cache: continuation 1 \(sub, task notification\): req \d+ → req \d+ reads all \d+ readable tokens$/.test(note))).toBe(true);
   });
 
   it("a run with no request bodies gets a note that nothing was replayed, not an error", () => {
-    const checked = checkRecordedRun(fixture("orphan-red-2.1.332"));
+    const checked = checkRecordedRun(fixture("orphan-red-2.1.332"), scenarioByName);
     expect(checked.verdict).toBe("RED");
     expect(checked.notes.some((note) => note.startsWith("cache: ") && note.includes("not recorded"))).toBe(true);
   });

@@ -5,16 +5,17 @@ import { describe, expect, it } from "vitest";
 import { readRunRecord, writeRunRecord } from "../../harness/run-record.ts";
 import { checkRecordedRun } from "../../pipeline/check-recorded-run.ts";
 import { copyRun, recordedRun } from "../fixtures/runs/edit-run.ts";
+import { scenarioByName } from "../../pipeline/scenario-registry.ts";
 
 describe("a print step cut at its limit", () => {
   it("turns what the check found GREEN into INCONCLUSIVE, naming the step", () => {
     const dir = copyRun(recordedRun("hook-ask-denied-2.1.85"));
-    expect(checkRecordedRun(dir).verdict).toBe("GREEN");
+    expect(checkRecordedRun(dir, scenarioByName).verdict).toBe("GREEN");
     const file = path.join(dir, "run.json");
     const record = readRunRecord(file);
     const detail = "claude -p (session s1) was still running after 100000 ms and was killed: not reached";
     writeRunRecord(file, { ...record, steps: record.steps.map((s) => ({ ...s, outcome: "timeout" as const, detail })) });
-    expect(checkRecordedRun(dir)).toMatchObject({ verdict: "INCONCLUSIVE", reason: `step 1 (print s1): ${detail}` });
+    expect(checkRecordedRun(dir, scenarioByName)).toMatchObject({ verdict: "INCONCLUSIVE", reason: `step 1 (print s1): ${detail}` });
   });
 
   it("leaves a RED alone: the bug showed before the cut", () => {
@@ -22,6 +23,6 @@ describe("a print step cut at its limit", () => {
     const file = path.join(dir, "run.json");
     const record = readRunRecord(file);
     writeRunRecord(file, { ...record, steps: record.steps.map((s) => ({ ...s, outcome: "timeout" as const, detail: "cut" })) });
-    expect(checkRecordedRun(dir).verdict).toBe("RED");
+    expect(checkRecordedRun(dir, scenarioByName).verdict).toBe("RED");
   });
 });

@@ -8,6 +8,7 @@ import { runLayout, sessionLayout } from "../../harness/run-layout.ts";
 import { writeRunRecord, type RunRecord } from "../../harness/run-record.ts";
 import { checkRecordedRun } from "../../pipeline/check-recorded-run.ts";
 import { explainFailure } from "../../pipeline/diagnose-run.ts";
+import { scenarioByName } from "../../pipeline/scenario-registry.ts";
 
 function stalledRun(): { dir: string; record: RunRecord } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-diagnose-"));
@@ -42,12 +43,12 @@ describe("explainFailure", () => {
     expect(message).toContain("the binary tried to reach the mock through the proxy 8 times and was refused");
     expect(message).toContain("refused 1 other connection (first: CONNECT api.anthropic.com:443 HTTP/1.1)");
     expect(message).toContain("claude (session s1) exited with code 1: (Did you mean --output-format?)");
-    expect(checkRecordedRun(dir).reason).toBe(message);
+    expect(checkRecordedRun(dir, scenarioByName).reason).toBe(message);
   });
 
   it("gives UNSUPPORTED from run.json alone", () => {
     const { dir, record } = stalledRun();
     writeRunRecord(runLayout(dir).runJson, { ...record, harnessError: null, unsupported: { missing: ["stream-json-input"], message: "needs `--input-format stream-json`, which this release lacks" } });
-    expect(checkRecordedRun(dir)).toMatchObject({ verdict: "UNSUPPORTED", reason: "needs `--input-format stream-json`, which this release lacks" });
+    expect(checkRecordedRun(dir, scenarioByName)).toMatchObject({ verdict: "UNSUPPORTED", reason: "needs `--input-format stream-json`, which this release lacks" });
   });
 });

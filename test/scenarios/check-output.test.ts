@@ -14,6 +14,7 @@ import { loadRecordings } from "../../harness/recordings.ts";
 import { checkRecordedRun } from "../../pipeline/check-recorded-run.ts";
 import { scenarioOfRun } from "../../pipeline/scenario-source.ts";
 import { findScenario } from "../../scenarios/index.ts";
+import { scenarioByName } from "../../pipeline/scenario-registry.ts";
 
 const FIXTURES = path.join(import.meta.dirname, "..", "fixtures");
 
@@ -33,7 +34,7 @@ const RECORDINGS: [fixture: string, check: Check][] = [
     .readdirSync(path.join(FIXTURES, "runs"))
     .filter((name) => fs.existsSync(path.join(FIXTURES, "runs", name, "run.json")))
     .map((name): [string, Check] => [`runs/${name}`, asCheckDoes]),
-  ["background/2.1.332-terminal", (dir) => checkRecordedRun(dir)],
+  ["background/2.1.332-terminal", (dir) => checkRecordedRun(dir, scenarioByName)],
   ["background/2.1.150-dropped", checkAs("background-mid-turn", {})],
   ["background/2.1.150-killed-in-foreground", checkAs("background-mid-turn", {})],
   ["background/2.1.332-rerun", checkAs("background-mid-turn", {})],

@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { scenarioProblems } from "../../kit/scenario.ts";
 import { SCENARIOS } from "../../scenarios/index.ts";
+import { builtinScenarioNames, loadScenario } from "../../pipeline/scenario-source.ts";
 
 const folder = path.join(import.meta.dirname, "..", "..", "scenarios");
 // The registry itself; everything a scenario is made of comes from the kit.
@@ -13,6 +14,12 @@ describe("scenario index", () => {
   it("registers every scenario file once, named after its file", () => {
     const files = fs.readdirSync(folder).filter((name) => name.endsWith(".ts") && !SUPPORT.has(name));
     expect(SCENARIOS.map((s) => `${s.name}.ts`).sort()).toEqual(files.sort());
+  });
+
+  it("loads a built-in by name from its own file alone, as the same scenario the index holds", async () => {
+    expect(builtinScenarioNames()).toEqual(SCENARIOS.map((s) => s.name).sort());
+    for (const scenario of SCENARIOS) expect(await loadScenario(scenario.name)).toBe(scenario);
+    await expect(loadScenario("no-such-bug")).rejects.toThrow(/unknown scenario "no-such-bug"; known: api-failure-reported-as-success, /);
   });
 
   it("gives every scenario defaults for all its parameters", () => {

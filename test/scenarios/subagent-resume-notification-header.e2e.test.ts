@@ -5,6 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkRecordedRun } from "../../pipeline/check-recorded-run.ts";
 import { E2E_TIMEOUT_MS, runOnRelease, verdictMessage } from "../e2e-run.ts";
+import { scenarioByName } from "../../pipeline/scenario-registry.ts";
 
 const SCENARIO = "subagent-resume-notification-header";
 
@@ -47,7 +48,7 @@ describe(`${SCENARIO} on real releases`, { timeout: E2E_TIMEOUT_MS }, () => {
     const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-copy-")), "run");
     fs.cpSync(runDir, copy, { recursive: true });
     try {
-      expect(checkRecordedRun(copy)).toEqual(record.result);
+      expect(checkRecordedRun(copy, scenarioByName)).toEqual(record.result);
     } finally {
       fs.rmSync(path.dirname(copy), { recursive: true, force: true });
     }
