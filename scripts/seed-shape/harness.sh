@@ -9,7 +9,7 @@ run=${1:?usage: harness.sh RUN_DIR COMMAND [ARGS...]}
 shift
 hold=${HOLD:-15}
 mkdir -p "$run/home" "$run/tmp" "$run/config" "$run/work" "$run/requests" || exit 3
-python3 "$here/mock_api.py" "$run/requests" "$run/port" > "$run/mock.log" 2>&1 &
+python3 -B "$here/mock_api.py" "$run/requests" "$run/port" > "$run/mock.log" 2>&1 &
 mock=$!
 trap 'kill "$mock" 2>/dev/null' EXIT
 for _ in $(seq 100); do [ -s "$run/port" ] && break; sleep 0.1; done
@@ -24,4 +24,4 @@ cd "$run/work" || exit 3
     timeout 120 "$@" -p --input-format stream-json --output-format stream-json --verbose --model claude-opus-4-1 \
     --dangerously-skip-permissions --setting-sources user > "$run/stdout.jsonl" 2> "$run/stderr.txt"
 kill "$mock" 2>/dev/null
-python3 "$here/check.py" "$run/requests"
+python3 -B "$here/check.py" "$run/requests"

@@ -12,6 +12,8 @@ import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from json_strings import strings
+
 MAIN, SUB = "SEED_MAIN_7Q", "SEED_SUB_7Q"
 SUB_REPLIES = [
     ("tool_use", "Bash", {"command": "sleep 1; echo T1-done", "description": "T1 background", "run_in_background": True}),
@@ -23,22 +25,11 @@ lock = threading.Lock()
 count = [0]
 
 
-def texts(value):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from texts(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from texts(item)
-
-
 def reply_for(body):
     tools = [t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)]
     messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
     first_user = next((m for m in messages if m.get("role") == "user"), {})
-    prompt = "\n".join(texts(first_user.get("content", "")))
+    prompt = "\n".join(strings(first_user.get("content", "")))
     step = sum(1 for m in messages if m.get("role") == "assistant")
     if "Bash" in tools and SUB in prompt:
         return "sub", SUB_REPLIES[step] if step < len(SUB_REPLIES) else ("text", "All done.", None)
