@@ -31,12 +31,11 @@ function socketInode(clientPort: number, serverPort: number): string | null {
   return null;
 }
 
-// Newest processes first: the client has just opened the connection, so it is almost always among the last started,
-// and a scan from pid 1 read every fd of every older process on the machine first (a tenth of the mock's CPU).
 function holderOf(inode: string): number | null {
   const link = `socket:[${inode}]`;
-  const pids = fs.readdirSync("/proc").map(Number).filter((pid) => Number.isInteger(pid) && pid !== process.pid);
-  for (const pid of pids.sort((a, b) => b - a)) {
+  for (const entry of fs.readdirSync("/proc")) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
     let fds: string[];
     try {
       fds = fs.readdirSync(`/proc/${pid}/fd`);
