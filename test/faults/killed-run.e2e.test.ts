@@ -52,7 +52,14 @@ async function runUntilSleeping(runsDir: string) {
     if (runJson) {
       const id = (JSON.parse(fs.readFileSync(runJson, "utf8")) as { id: string }).id;
       if (!runIds.includes(id)) runIds.push(id);
-      const argvs = findMarkedProcesses(RUN_MARKER_VAR, id).map((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, "utf8"));
+      // A marked process can end between the scan and the read (claude's short-lived children do): it is not counted.
+      const argvs = findMarkedProcesses(RUN_MARKER_VAR, id).flatMap((pid) => {
+        try {
+          return [fs.readFileSync(`/proc/${pid}/cmdline`, "utf8")];
+        } catch {
+          return [];
+        }
+      });
       if (argvs.some((argv) => argv === "sleep\u0000120\u0000")) return { child, id, marked: argvs.length };
     }
     await delay(250);
