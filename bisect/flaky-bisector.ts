@@ -248,10 +248,14 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
   // Calibration (flako): doubling the runs up to 5 attempts (4, 8, 16, 32, 64).
   const most = CALIBRATION_FIRST * 2 ** (CALIBRATION_ATTEMPTS - 1);
   // `toHits`: stop at the 4th hit, as flako stops collecting there.
+  // Runs `version` into `tally` up to `target` counted runs (or the CALIBRATION_HITS-th hit, with toHits); a release
+  // whose runs keep saying nothing gives up at twice the target.
+  const collect = async (version: string, tally: Tally, target: number, toHits = false): Promise<void> => {
+    while (tally.of < target && !(toHits && tally.hits >= CALIBRATION_HITS) && tally.runs < target * 2) await addRun(version, tally);
+  };
   const calibrate = async (version: string, role: FlakyStep["role"], target: number, from: Tally, toHits = false): Promise<Tally> => {
     const tally: Tally = { ...from };
-    // A release whose runs keep saying nothing gives up at twice the target.
-    while (tally.of < target && !(toHits && tally.hits >= CALIBRATION_HITS) && tally.runs < target * 2) await addRun(version, tally);
+    await collect(version, tally, target, toHits);
     record({ version, role, tally, answer: null, alpha: null });
     return tally;
   };
@@ -284,12 +288,8 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
   const badTally = bad === "new" ? newRate : oldRate;
   const goodVersion = bad === "new" ? oldVersion : newVersion;
   const good: Tally = { ...(bad === "new" ? oldRate : newRate) };
-  // (A release whose runs keep saying nothing gives up at twice the target, as in calibrate.)
-  const topUp = async (target: number) => {
-    while (good.of < target && good.runs < target * 2) await addRun(goodVersion, good);
-  };
-  await topUp(badTally.of);
-  await topUp(goodEndTarget(badTally, good, bad, alpha, stepsFor(candidates.length) + 2, most));
+  await collect(goodVersion, good, badTally.of);
+  await collect(goodVersion, good, goodEndTarget(badTally, good, bad, alpha, stepsFor(candidates.length) + 2, most));
   record({ version: goodVersion, role: "calibrate good end", tally: good, answer: null, alpha: null });
   if (bad === "new") oldRate = good;
   else newRate = good;
@@ -365,27 +365,25 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
   // test is one more decision in the union bound; a side left UNKNOWN at the cap leaves the pair unconfirmed.
   let confirmed = false;
   const held = new Set<number>([0, versions.length - 1]);
+  const bothHeld = () => held.has(lo) && held.has(hi);
   for (let round = 0; round < versions.length && !confirmed; round++) {
-    let moved = false;
-    let stuck = false;
-    for (const [side, want] of [[lo, "SAME"], [hi, "DIFFERENT"]] as const) {
-      if (held.has(side)) continue;
-      const first = await compare(versions[side]!, "confirm");
-      const answer = first === want || first === "UNKNOWN" ? first : await compare(versions[side]!, "confirm");
-      if (answer === "UNKNOWN") stuck = true;
-      else if (answer !== want) {
-        judged.set(side, answer);
-        moved = true;
-      }
-      // A side that held, or moved on two fresh tests that agree, is not asked again.
-      if (!stuck) held.add(side);
+    // One side a round: the old one first.
+    const pending = ([[lo, "SAME"], [hi, "DIFFERENT"]] as const).find(([side]) => !held.has(side));
+    if (pending === undefined) {
+      confirmed = true;
       break;
     }
-    if (stuck) break;
-    if (!moved) {
-      if ([lo, hi].every((side) => held.has(side))) confirmed = true;
+    const [side, want] = pending;
+    const first = await compare(versions[side]!, "confirm");
+    const answer = first === want || first === "UNKNOWN" ? first : await compare(versions[side]!, "confirm");
+    if (answer === "UNKNOWN") break;
+    // A side that held, or moved on two fresh tests that agree, is not asked again.
+    held.add(side);
+    if (answer === want) {
+      confirmed = bothHeld();
       continue;
     }
+    judged.set(side, answer);
     lo = Math.max(0, ...[...judged].filter(([, a]) => a === "SAME").map(([i]) => i));
     hi = Math.min(versions.length - 1, ...[...judged].filter(([i, a]) => a === "DIFFERENT" && i > lo).map(([i]) => i));
     await bisect();

@@ -3,6 +3,9 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 
+/** A bench's duration: seconds to the hundredth, or a dash where it was not measured. */
+export const seconds = (ms: number | null) => (ms === null ? "—" : `${(ms / 1000).toFixed(2)} s`);
+
 export interface ProcessTiming {
   wallMs: number;
   // User + system CPU of the child and every descendant it waited for; null where the OS does not say (not Linux).

@@ -74,23 +74,9 @@ export function binaryRecord(claude: ResolvedClaude, probe: Pick<BinaryProbe, "r
   };
 }
 
-// The sha256 of an executable's bytes, once per process for a file whose inode, size and change time stay the same
-// (the change time cannot be set back the way a modification time can).
-const hashed = new Map<string, Promise<string | null>>();
+// The sha256 of an executable's bytes (remembered while the file is unchanged), or null when it cannot be read.
 function bytesThatRun(file: string): Promise<string | null> {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(file);
-  } catch {
-    return Promise.resolve(null);
-  }
-  const key = `${file}\0${stat.ino}\0${stat.size}\0${stat.ctimeMs}`;
-  let pending = hashed.get(key);
-  if (!pending) {
-    pending = sha256OfUnchangedFile(file).catch(() => null);
-    hashed.set(key, pending);
-  }
-  return pending;
+  return sha256OfUnchangedFile(file).catch(() => null);
 }
 
 // A file scenario's source goes into the run directory beside run.json, which names the copy.

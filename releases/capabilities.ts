@@ -30,7 +30,12 @@ export type BinaryProbe = z.infer<typeof probeSchema>;
 const DECLARED_OPTION = /\("(?:-[A-Za-z]{1,2}, )?(--[a-z][a-z0-9-]*)(?:, --[a-zA-Z-]+)?(?: [<[][^"]*)?",\s*["'`]/g;
 
 export function flagsOf(help: string, bundle: string): string[] {
-  return [...new Set([...helpFlags(help), ...declaredFlags(bundle)])].sort();
+  return flagsFrom(help, declaredFlags(bundle));
+}
+
+// The flags --help lists and those the bundle declares (found whole or window by window), once each, sorted.
+function flagsFrom(help: string, declared: Iterable<string>): string[] {
+  return [...new Set([...helpFlags(help), ...declared])].sort();
 }
 
 function declaredFlags(bundle: string): string[] {
@@ -118,8 +123,10 @@ const BEHAVIOUR_CHANGING_HOOKS = /worktree|elicitation/i;
 
 // The release's own list of hook events: the string array in its bundle that names them all.
 export function hookEventsInBundle(bundle: Buffer): string[] {
-  return longestHookList(bundle).filter((name) => !BEHAVIOUR_CHANGING_HOOKS.test(name));
+  return loggableHooks(longestHookList(bundle));
 }
+
+const loggableHooks = (names: readonly string[]) => names.filter((name) => !BEHAVIOUR_CHANGING_HOOKS.test(name));
 
 // The longest array of hook event names in `bundle`, each looked for within HOOK_LIST_SPAN of "UserPromptSubmit".
 const HOOK_LIST_SPAN = 2000;
@@ -171,7 +178,7 @@ export async function scanBundle(file: string, windowBytes = WINDOW_BYTES): Prom
   } finally {
     await handle.close();
   }
-  scan.hookEvents = scan.hookEvents.filter((name) => !BEHAVIOUR_CHANGING_HOOKS.test(name));
+  scan.hookEvents = loggableHooks(scan.hookEvents);
   return scan;
 }
 
@@ -214,7 +221,7 @@ export async function probeBinary(claude: ResolvedClaude): Promise<BinaryProbe> 
     ]);
     const bundle = await scanBundle(claude.era === "js" ? claude.args[0]! : claude.executablePath);
     const helpText = String(help.stdout);
-    const flags = [...new Set([...helpFlags(helpText), ...bundle.declaredFlags])].sort();
+    const flags = flagsFrom(helpText, bundle.declaredFlags);
     const probe: BinaryProbe = {
       format: PROBE_FORMAT,
       sha256: claude.sha256,

@@ -12,14 +12,13 @@ import { UserError } from "../../core/errors.ts";
 import { median } from "../../core/statistics.ts";
 import type { CliContext } from "../context.ts";
 import { wholeNumber, positiveNumber } from "../numbers.ts";
-import { timeProcess, type ProcessTiming } from "../process-timing.ts";
+import { seconds, timeProcess, type ProcessTiming } from "../process-timing.ts";
 
 const SCENARIO = "subagent-resume-notification-header";
 const HARNESS = fileURLToPath(new URL("../../scripts/seed-shape/harness.sh", import.meta.url));
 // Both sides exit as the report's harness did: 0 GREEN, 1 RED, 2 INCONCLUSIVE, 3 an error of the harness.
 const VERDICTS: Record<number, string> = { 0: "GREEN", 1: "RED", 2: "INCONCLUSIVE", 3: "ERROR" };
 const verdictOf = (timing: ProcessTiming) => VERDICTS[timing.code ?? -1] ?? `exit ${timing.code}`;
-const seconds = (ms: number | null) => (ms === null ? "—" : `${(ms / 1000).toFixed(2)} s`);
 
 interface Side {
   wall: number[];
@@ -45,6 +44,8 @@ export function registerBenchSeedCommand(program: Command, ctx: CliContext): voi
     .option("--max-cpu-ratio <r>", "exit 1 when a release's median CPU ratio is above this", positiveNumber("--max-cpu-ratio"), 1.2)
     .option("--runs-dir <dir>", "where ccrepro's runs are written", "runs")
     .action(async (options) => {
+      const versions = String(options.claude).split(",").map((word) => word.trim()).filter(Boolean);
+      if (versions.length === 0) throw new UserError("--claude names no release: give one or more, e.g. --claude 2.1.281,2.1.332", "BAD_ARGUMENT");
       requirePython();
       const { resolveClaude } = await import("../../releases/resolve.ts");
       const bin = process.argv[1] ?? "";
@@ -52,7 +53,7 @@ export function registerBenchSeedCommand(program: Command, ctx: CliContext): voi
       const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-bench-seed-"));
       let worst = 0;
       try {
-        for (const version of String(options.claude).split(",").map((word) => word.trim()).filter(Boolean)) {
+        for (const version of versions) {
           // Fetched before the first pair, so no download is timed.
           const claude = await resolveClaude(version);
           const seedCommand = [claude.command, ...claude.args];

@@ -8,9 +8,8 @@ import { median } from "../../core/statistics.ts";
 import type { CliContext } from "../context.ts";
 import { withRunOptions } from "../params.ts";
 import { wholeNumber, positiveNumber } from "../numbers.ts";
-import { timeProcess, type ProcessTiming } from "../process-timing.ts";
+import { seconds, timeProcess, type ProcessTiming } from "../process-timing.ts";
 
-const seconds = (ms: number | null) => (ms === null ? "—" : `${(ms / 1000).toFixed(2)} s`);
 const BIN = process.argv[1] ?? "";
 
 // `ccrepro --help` and `node -e 0` in turn, pair by pair, so a machine's drift moves both alike.
