@@ -254,7 +254,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
       [...sessions.values(), ...terminals.values()].flatMap((s) => (s.process.pid === null ? [] : [s.process.pid])),
     );
     await Promise.all([...sessions.values(), ...terminals.values()].map((s) => s.exited));
-    watchdog.release();
+    watchdog.release(reap.survivors.length === 0);
     tolerateDiskFault(() => live.snapshotAtEnd(), layout.root, diskFault);
     // Only once every process is gone: a live daemon would re-create its socket directory.
     const daemonDir = removeDaemonDir(layout.config);
