@@ -1,5 +1,4 @@
 // The isolated world a run hands to the binary: its own directories, a pre-seeded config, an allow-listed environment.
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { QUIET_ENV } from "../releases/binary-info.ts";
@@ -105,12 +104,14 @@ export function seedConfig(run: RunLayout, hooks: Record<string, unknown> | unde
 // claude puts the git status of its working directory into the system prompt. A run directory usually sits inside
 // someone's checkout (runs/ in this one), whose branch, changes and commits would then reach the requests: they differ
 // from run to run, and a packed run would carry them. An empty repository of its own stops git's search upwards.
+// Written by hand rather than by `git init` (a child process on every run's critical path, with its hook samples):
+// HEAD, config and the object and ref folders are what git needs, and git status, log and rev-parse answer in it
+// exactly as in a `git init --initial-branch=main` repository.
 function ownRepository(work: string): void {
-  try {
-    execFileSync("git", ["init", "--quiet", "--initial-branch=main", work], { stdio: "ignore", env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
-  } catch {
-    // No git on this machine: claude cannot read a checkout's status either.
-  }
+  const git = path.join(work, ".git");
+  for (const dir of ["objects", "refs/heads", "refs/tags"]) fs.mkdirSync(path.join(git, dir), { recursive: true });
+  fs.writeFileSync(path.join(git, "HEAD"), "ref: refs/heads/main\n");
+  fs.writeFileSync(path.join(git, "config"), "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n");
 }
 
 // How a run grants the binary its tools: without a permission prompt ("bypass" plans), or through the release's own
