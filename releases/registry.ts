@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type pacote from "pacote";
-import semver from "semver";
+import * as semver from "./semver-functions.ts";
 import { z } from "zod";
 import { UserError } from "../core/errors.ts";
 import { cacheDir } from "./cache-dir.ts";

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import lockfile from "proper-lockfile";
 import { ownerAlive, ownerPid, ownerToken } from "../core/process-owner.ts";
-import semver from "semver";
+import * as semver from "./semver-functions.ts";
 import { z } from "zod";
 import { sha256File } from "./binary-info.ts";
 import { cacheDir } from "./cache-dir.ts";

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
-import semver from "semver";
+import * as semver from "./semver-functions.ts";
 import { UserError } from "../core/errors.ts";
 import { sha256OfUnchangedFile } from "./binary-info.ts";
 import { installRelease, type CacheOptions, type InstalledRelease } from "./release-cache.ts";

@@ -2,7 +2,7 @@
 // the registry cannot be reached (issue 27, item 7). Written whole on every successful read; read only offline.
 import fs from "node:fs";
 import path from "node:path";
-import semver from "semver";
+import * as semver from "./semver-functions.ts";
 import { z } from "zod";
 import type { ReleaseIndex, ReleaseInfo } from "./release-index.ts";
 import { writeFileWhole } from "../core/write-whole.ts";

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import semver from "semver";
+import * as semver from "./semver-functions.ts";
 import { z } from "zod";
 import { UserError } from "../core/errors.ts";
 import { cacheDir } from "./cache-dir.ts";
