@@ -16,7 +16,8 @@ export interface Watchdog {
 
 // The word on the pipe that lets the shell exit without a reap.
 const NOTHING_LEFT = "nothing-left";
-// $0 is node, $1… the reaper's arguments. Ignored signals stay ignored across the exec.
+// $0 is node, $1… the reaper's arguments. The shell ignores a terminal's signals while it waits; node resets them
+// at its start, and watchdog-main.mjs ignores them again first thing (the gap is node's start-up, as before).
 const WAIT_SCRIPT = `trap '' INT HUP TERM; read -r word; [ "$word" = ${NOTHING_LEFT} ] && exit 0; exec "$0" "$@"`;
 
 export function startWatchdog(marker: { name: string; value: string }): Watchdog {
@@ -29,6 +30,8 @@ export function startWatchdog(marker: { name: string; value: string }): Watchdog
       // No watchdog: ccrepro's own cleanup and the next run's orphan sweep still end the run's processes.
     });
     (child.stdin as unknown as { unref?: () => void }).unref?.();
+    // A watchdog killed from outside turns the release's write into EPIPE: nothing is lost, the run reaped itself.
+    child.stdin?.on("error", () => {});
   } catch {
     child = null;
   }

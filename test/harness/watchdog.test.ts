@@ -2,6 +2,7 @@
 // node to scan again; told otherwise, it reaps the run's marked processes. Fixture programs only (a marked `sleep`).
 import { spawn } from "node:child_process";
 import crypto from "node:crypto";
+import fs from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { RUN_MARKER_VAR } from "../../harness/isolation.ts";
@@ -25,6 +26,23 @@ async function goneWithin(runId: string, ms: number): Promise<boolean> {
   return false;
 }
 
+// The watchdog's own processes (the waiting shell, or the node it became): they carry the run id in their argv, not
+// in their environment.
+function watchdogPids(runId: string): number[] {
+  return fs.readdirSync("/proc").flatMap((entry) => {
+    try {
+      return /^\d+$/.test(entry) && fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").includes(runId) ? [Number(entry)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+async function watchdogGoneWithin(runId: string, ms: number): Promise<boolean> {
+  for (const until = Date.now() + ms; Date.now() < until; await delay(50)) if (watchdogPids(runId).length === 0) return true;
+  return false;
+}
+
 describe("the watchdog's release", { timeout: 20_000 }, () => {
   it("reaps the run's marked processes when the pipe closes without word that nothing is left", async () => {
     const runId = markedSleep();
@@ -39,8 +57,22 @@ describe("the watchdog's release", { timeout: 20_000 }, () => {
     const runId = markedSleep();
     const watchdog = startWatchdog({ name: RUN_MARKER_VAR, value: runId });
     await delay(300);
+    expect(watchdogPids(runId)).toHaveLength(1);
     watchdog.release(true);
+    expect(await watchdogGoneWithin(runId, 2_000)).toBe(true);
     // Long enough for a reap started by the release to have found it (the other case takes well under a second).
     expect(await goneWithin(runId, 2_500)).toBe(false);
+  });
+
+  it("a watchdog killed from outside does not take ccrepro down when the run releases it", async () => {
+    const runId = markedSleep();
+    const watchdog = startWatchdog({ name: RUN_MARKER_VAR, value: runId });
+    await delay(300);
+    for (const pid of watchdogPids(runId)) process.kill(pid, "SIGKILL");
+    // Release before this process has seen the exit: the write meets a closed pipe (EPIPE), which must not be thrown.
+    for (const until = Date.now() + 100; Date.now() < until; );
+    watchdog.release(true);
+    await delay(300);
+    expect(watchdogPids(runId)).toEqual([]);
   });
 });
