@@ -7,7 +7,7 @@ import { readRunRecord, type RunRecord } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
 import type { Scenario } from "../kit/scenario.ts";
 import { originOf } from "./scenario-source.ts";
-import { sameParams } from "./scenario-params.ts";
+import { paramsAddedSince, sameParams } from "./scenario-params.ts";
 
 // Every run directory under `root` (or `root` itself), found by its run.json. A run directory holds no other runs, so
 // the walk stops there; symbolic links are not followed, so a link back up the tree cannot loop.
@@ -88,7 +88,7 @@ export function matchingRuns(roots: readonly string[], question: RunQuestion): {
     }
     const result = judgedResult(record);
     if (result === undefined || !sameScenario(question.scenario, record) || !sameDriver(question, record)) continue;
-    if (!sameParams(question.scenario, record.params, question.params)) continue;
+    if (!sameParams(question.scenario, record.params, question.params) || paramsAddedSince(question.scenario, record.params).length > 0) continue;
     matches.push({ runDir, version: record.claude.reportedVersion, sha256: record.claude.sha256, startedAt: record.startedAt, result });
   }
   return { scanned: seen.size, matches: matches.sort((a, b) => a.startedAt.localeCompare(b.startedAt)) };

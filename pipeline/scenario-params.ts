@@ -42,6 +42,14 @@ export function sameParams(scenario: WithParams, a: Record<string, unknown>, b: 
   return left.success && right.success && isDeepStrictEqual(left.data, right.data);
 }
 
+// The parameters a recorded run's values leave to a default now: a run records every value it ran with, so a name its
+// record lacks is one the scenario gained after the run, and what the run did is not known to be what that default
+// means (compact-twice's gapMs paced prompts that earlier runs sent unpaced).
+export function paramsAddedSince(scenario: WithParams, recorded: Record<string, unknown>): string[] {
+  const parsed = scenario.params.safeParse(recorded);
+  return parsed.success ? Object.keys(parsed.data as Record<string, unknown>).filter((name) => !(name in recorded)) : [];
+}
+
 // The parameters that differ from the defaults: the ones a person set, as a config or a command line names them.
 export function givenParams(scenario: WithParams | undefined, params: Record<string, unknown>): Record<string, unknown> {
   if (!scenario) return params;

@@ -81,7 +81,9 @@ describe("runAtlas", () => {
     const reuse = tmp();
     const dir = path.join(reuse, "earlier", "run-2.1.281");
     fs.mkdirSync(dir, { recursive: true });
-    writeRunRecord(path.join(dir, "run.json"), { ...fixture, driver: "headless", recordingComplete: true });
+    // The fixture was recorded before the scenario gained resumeBy and sendDelay; the run it holds woke the subagent
+    // by its task, which is what their defaults say now. A record that does not name them is not reused (run-match).
+    writeRunRecord(path.join(dir, "run.json"), { ...fixture, params: { ...fixture.params, resumeBy: "task", sendDelay: 1000 }, driver: "headless", recordingComplete: true });
     const { runner, ran } = standIn(out);
     const outcome = await runAtlas({ ...base(out, runner), reuse: [reuse] });
     expect(ran).not.toContain("2.1.281");
