@@ -12,7 +12,7 @@ const ASKS_SUMMARY = "create a detailed summary of the conversation";
 // answer is out, the nine prompts take ~0.3 s and race claude's own transcript writer. 2.1.153 then re-appends the
 // summarised rows in some runs and instead rewrites the stretch after the first boundary in others: RED in 5 of 10
 // unpaced runs inside the test runner's worker, 10 of 10 at this default (docs/scenarios/compact-twice.md).
-const params = z.strictObject({ turns: count({ default: 3, min: 1, max: 10 }), gapMs: milliseconds({ default: 500, max: 10_000 }) });
+const params = z.strictObject({ turns: count({ default: 3, min: 1, max: 10 }), gapMs: milliseconds({ default: 500, max: 5_000 }) });
 const turn = (label: string, n: number) => `say ${label} ${n}`;
 
 export default defineScenario({
