@@ -153,12 +153,15 @@ describe("seedConfig and headlessArgs", () => {
 
   it("writes a repository git answers in exactly as in one `git init --initial-branch=main` made", async () => {
     const made = path.join(root, "made-by-git-init");
-    await execa("git", ["init", "--quiet", "--initial-branch=main", made]);
+    // Without the developer's own git configuration (a global init.templateDir or ref format would make the two
+    // differ for no reason of ccrepro's); closer to what claude sees, too.
+    const env = { HOME: root, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1", PATH: process.env.PATH ?? "/usr/bin:/bin" };
+    await execa("git", ["init", "--quiet", "--initial-branch=main", made], { env, extendEnv: false });
     const run = runLayout(path.join(root, "hand-made", "run"));
     seedConfig(run, undefined);
     // What claude asks git for its prompt's git status, and what a Bash tool call would see.
     const asks = [["status"], ["status", "--porcelain=v2", "--branch"], ["branch", "--show-current"], ["rev-parse", "--abbrev-ref", "HEAD"], ["log", "--oneline", "-n", "5"], ["rev-parse", "--is-inside-work-tree"], ["config", "--list", "--local"]];
-    const answers = (cwd: string) => Promise.all(asks.map(async (args) => { const r = await execa("git", args, { cwd, reject: false }); return `${args.join(" ")} → ${r.exitCode}: ${r.stdout} ${r.stderr}`; }));
+    const answers = (cwd: string) => Promise.all(asks.map(async (args) => { const r = await execa("git", args, { cwd, reject: false, env, extendEnv: false }); return `${args.join(" ")} → ${r.exitCode}: ${r.stdout} ${r.stderr}`; }));
     expect(await answers(run.work)).toEqual(await answers(made));
   });
 
