@@ -247,9 +247,8 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
 
   // Calibration (flako): doubling the runs up to 5 attempts (4, 8, 16, 32, 64).
   const most = CALIBRATION_FIRST * 2 ** (CALIBRATION_ATTEMPTS - 1);
-  // `toHits`: stop at the 4th hit, as flako stops collecting there.
-  // Runs `version` into `tally` up to `target` counted runs (or the CALIBRATION_HITS-th hit, with toHits); a release
-  // whose runs keep saying nothing gives up at twice the target.
+  // Runs `version` into `tally` up to `target` counted runs, or with `toHits` to the CALIBRATION_HITS-th hit (flako
+  // stops collecting at its 4th); a release whose runs keep saying nothing gives up at twice the target.
   const collect = async (version: string, tally: Tally, target: number, toHits = false): Promise<void> => {
     while (tally.of < target && !(toHits && tally.hits >= CALIBRATION_HITS) && tally.runs < target * 2) await addRun(version, tally);
   };

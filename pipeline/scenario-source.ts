@@ -50,6 +50,7 @@ export function loadedFileScenario(name: string): Scenario | undefined {
   return loaded.get(name);
 }
 
+// Every file scenario this process loaded, in load order.
 export function loadedFileScenarios(): Scenario[] {
   return [...loaded.values()];
 }

@@ -9,6 +9,7 @@ import { HeadlessSession } from "../../harness/headless-session.ts";
 import { RUN_MARKER_VAR } from "../../harness/isolation.ts";
 import { reapRun } from "../../harness/processes.ts";
 import { runLayout, sessionLayout } from "../../harness/run-layout.ts";
+import { eventually } from "../eventually.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/processes/", import.meta.url));
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-processes-"));
@@ -84,15 +85,6 @@ const alive = (pid: number) => {
   const s = stat(pid);
   return s !== null && s.state !== "Z";
 };
-
-async function eventually(condition: () => boolean, ms = 3000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return condition();
-}
 
 type FixtureSet = Record<"hang" | "ignoreTerm" | "forkChild" | "doubleFork" | "backgroundGrandchild", Fixture>;
 

@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { RUN_MARKER_VAR } from "../../harness/isolation.ts";
 import { findMarkedProcesses, reapRun } from "../../harness/processes.ts";
 import { startWatchdog } from "../../harness/watchdog.ts";
+import { argvOf } from "../../core/proc.ts";
+import { eventually } from "../eventually.ts";
 
 const runIds: string[] = [];
 afterEach(async () => {
@@ -21,58 +23,55 @@ function markedSleep(): string {
   return runId;
 }
 
-async function goneWithin(runId: string, ms: number): Promise<boolean> {
-  for (const until = Date.now() + ms; Date.now() < until; await delay(100)) if (findMarkedProcesses(RUN_MARKER_VAR, runId).length === 0) return true;
-  return false;
-}
+const marked = (runId: string) => findMarkedProcesses(RUN_MARKER_VAR, runId);
 
 // The watchdog's own processes (the waiting shell, or the node it became): they carry the run id in their argv, not
 // in their environment.
 function watchdogPids(runId: string): number[] {
-  return fs.readdirSync("/proc").flatMap((entry) => {
-    try {
-      return /^\d+$/.test(entry) && fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").includes(runId) ? [Number(entry)] : [];
-    } catch {
-      return [];
-    }
-  });
+  return fs.readdirSync("/proc").filter((entry) => /^\d+$/.test(entry) && argvOf(Number(entry)).includes(runId)).map(Number);
 }
 
-async function watchdogGoneWithin(runId: string, ms: number): Promise<boolean> {
-  for (const until = Date.now() + ms; Date.now() < until; await delay(50)) if (watchdogPids(runId).length === 0) return true;
-  return false;
+// Started, and waiting on its pipe.
+async function startedWatchdog(runId: string) {
+  const watchdog = startWatchdog({ name: RUN_MARKER_VAR, value: runId });
+  expect(await eventually(() => watchdogPids(runId).length === 1, 5_000)).toBe(true);
+  return watchdog;
 }
 
 describe("the watchdog's release", { timeout: 20_000 }, () => {
   it("reaps the run's marked processes when the pipe closes without word that nothing is left", async () => {
     const runId = markedSleep();
-    const watchdog = startWatchdog({ name: RUN_MARKER_VAR, value: runId });
-    await delay(300);
-    expect(findMarkedProcesses(RUN_MARKER_VAR, runId)).toHaveLength(1);
+    const watchdog = await startedWatchdog(runId);
+    expect(marked(runId)).toHaveLength(1);
     watchdog.release(false);
-    expect(await goneWithin(runId, 8_000)).toBe(true);
+    expect(await eventually(() => marked(runId).length === 0, 8_000)).toBe(true);
   });
 
   it("exits without a scan when ccrepro's own reap left nothing: a marked process it never saw is left alone", async () => {
     const runId = markedSleep();
-    const watchdog = startWatchdog({ name: RUN_MARKER_VAR, value: runId });
-    await delay(300);
-    expect(watchdogPids(runId)).toHaveLength(1);
+    const watchdog = await startedWatchdog(runId);
     watchdog.release(true);
-    expect(await watchdogGoneWithin(runId, 2_000)).toBe(true);
-    // Long enough for a reap started by the release to have found it (the other case takes well under a second).
-    expect(await goneWithin(runId, 2_500)).toBe(false);
+    expect(await eventually(() => watchdogPids(runId).length === 0, 2_000)).toBe(true);
+    // With neither the shell nor a node it became left, nothing can reap the marked process any more.
+    expect(marked(runId)).toHaveLength(1);
   });
 
   it("a watchdog killed from outside does not take ccrepro down when the run releases it", async () => {
     const runId = markedSleep();
-    const watchdog = startWatchdog({ name: RUN_MARKER_VAR, value: runId });
-    await delay(300);
-    for (const pid of watchdogPids(runId)) process.kill(pid, "SIGKILL");
-    // Release before this process has seen the exit: the write meets a closed pipe (EPIPE), which must not be thrown.
-    for (const until = Date.now() + 100; Date.now() < until; );
-    watchdog.release(true);
-    await delay(300);
-    expect(watchdogPids(runId)).toEqual([]);
+    const watchdog = await startedWatchdog(runId);
+    const thrown: unknown[] = [];
+    const keep = (error: unknown) => thrown.push(error);
+    process.on("uncaughtException", keep);
+    try {
+      for (const pid of watchdogPids(runId)) process.kill(pid, "SIGKILL");
+      // Release before this process has seen the exit: the write meets a closed pipe (EPIPE), which must not be thrown.
+      for (const until = Date.now() + 100; Date.now() < until; );
+      watchdog.release(true);
+      // An unhandled EPIPE surfaces within a few ticks of the write; nothing announces that it did not.
+      await delay(300);
+    } finally {
+      process.off("uncaughtException", keep);
+    }
+    expect(thrown).toEqual([]);
   });
 });

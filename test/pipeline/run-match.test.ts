@@ -70,11 +70,10 @@ describe("findRunDirs / matchingRuns", () => {
 
   it("a run recorded before the scenario gained a parameter is not taken for a run at that parameter's default", () => {
     const { promptDelay: _gained, ...before } = base.params as Record<string, unknown>;
-    const dir = runDir("older/before-prompt-delay", (r) => ({ ...r, params: before }));
+    runDir("older/before-prompt-delay", (r) => ({ ...r, params: before }));
     // The same record with the parameter written out matches: only the missing name keeps the older one out.
     const same = runDir("older/with-prompt-delay");
     expect(matchingRuns([path.join(root, "older")], question).matches.map((m) => m.runDir)).toEqual([same]);
-    expect(dir).not.toBe(same);
   });
 
   it("the sdk driver also needs the same Agent SDK release", () => {
