@@ -134,7 +134,7 @@ export function formatRateSummary(r: RateBisectResult): string {
     `first like the new end: ${r.firstNew}`,
     ...(r.unknownBetween.length > 0 ? [`left UNKNOWN between them: ${r.unknownBetween.join(", ")}`] : []),
     `confirmed: ${!r.confirmed ? "NO — a side measured again stayed UNKNOWN at the cap; treat the pair as a lead" : r.steps.some((s) => s.role === "confirm") ? "the sides inside the range measured again and held" : "the pair is the two ends, each calibrated"}`,
-    `confidence: ${(r.confidence * 100).toFixed(1)}% (union bound over the decisions and the calibration; the calibrated rates taken as true)`,
+    `confidence: ${(r.confidence * 100).toFixed(1)}% (a bound over the tests and the calibration; the calibrated rates taken as true)`,
     `runs: ${r.runs} started, ${r.reused} reused (a fixed --repeat 10 bisection would start ${r.fixedRepeat10Runs})`,
   ].join("\n");
 }

@@ -17,9 +17,9 @@
 //   three decide); a side that moves sends the bisection on between the new sides. Only a side left UNKNOWN leaves
 //   the pair unconfirmed.
 // - A confidence for the whole answer rather than per run, as flake-aware culprit finding does (Henderson et al.,
-//   "Flake Aware Culprit Finding", ICST 2023, which keeps a posterior over every candidate): here the per-decision
-//   error α = (1 − confidence) / decisions, and the answer's confidence is 1 − Σ α over the decisions taken plus the
-//   calibration's p-value (a union bound). It holds when the calibrated rates are right; the tests measure it with rates that are estimated.
+//   "Flake Aware Culprit Finding", ICST 2023, which keeps a posterior over every candidate): here a bound on the
+//   chance the pair is wrong, spent by the tests (errorPlan) plus the calibration's p-value. It holds when the
+//   calibrated rates are right; the tests measure it with rates that are estimated.
 // Runs measured earlier (--reuse) are free samples, taken one by one before a run is started and each used once (so a
 // confirmation gets runs its step did not use); those an end has left after its calibration join its rate.
 import { wilson } from "../pipeline/rates.ts";
@@ -210,6 +210,35 @@ function stepsFor(n: number): number {
   return Math.ceil(Math.log2(n + 1));
 }
 
+// A signal seen in at least half the bad end's runs is frequent: its rate is known well enough from the calibration
+// that a release's two tests err independently. Below it (0 → 0.3, 0 → 0.1), and for a change of rate, the estimated
+// rates' own error makes the tests of one release fail together (measured in test/bisect/flaky-bisector.test.ts).
+export const FREQUENT_RATE = 0.5;
+
+export interface ErrorPlan {
+  // The error each test (SPRT, both ways) is taken at.
+  alpha: number;
+  // The bound on the chance the pair is wrong, from the releases tested and the tests that decided.
+  spent: (tested: number, decisions: number) => number;
+}
+
+// How the answer's error budget (1 − confidence, less the calibration's p-value) is spent:
+// - per side, for a frequent signal's appearance or disappearance: the pair is wrong only when one of its sides
+//   stands on the wrong side, and a side stands on its step and a confirmation with fresh runs that agree (or two of
+//   three tests): two independent tests must both err, at most 3α² for a release, whichever releases are tested. With
+//   one release to spare beyond the steps (a tie-break's re-bisection), α = √(budget / (3 (steps + 1))): 0.053 at
+//   95 % over 28 candidates, where counting every test gives 0.007, and a test needs about half the runs.
+// - per decision otherwise (a union bound over every test taken): α = budget / (steps + 2).
+export function errorPlan(kind: ChangeKind, badRate: number, budget: number, separation: number, candidates: number): ErrorPlan {
+  const steps = stepsFor(candidates);
+  if (kind !== "rate-change" && badRate >= FREQUENT_RATE) {
+    const alpha = Math.sqrt(Math.max(budget - separation, budget / 10) / (3 * (steps + 1)));
+    return { alpha, spent: (tested) => separation + tested * 3 * alpha * alpha };
+  }
+  const alpha = budget / (steps + 2);
+  return { alpha, spent: (_tested, decisions) => separation + decisions * alpha };
+}
+
 export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBisectResult> {
   const { versions, sample, confidence } = options;
   if (versions.length < 2) throw new Error("a bisection needs two ends");
@@ -279,16 +308,17 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
   bad ??= newRate.hits >= oldRate.hits ? "new" : "old";
   if (newRate.hits === 0 && oldRate.hits === 0) fail("no-signal", `the signal showed at neither end (0 of ${newRate.of} on ${newVersion}, 0 of ${oldRate.of} on ${oldVersion})`);
   const candidates = versions.slice(1, -1);
-  // Decisions: the bisection's steps and the two confirmations (the calibration's error is added as measured).
-  const alpha = (1 - confidence) / (stepsFor(candidates.length) + 2);
+  const badTally = bad === "new" ? newRate : oldRate;
   // The good end gets as many runs as the bad end took (flako), whatever they show, and then as many more as pay for
   // themselves (goodEndTarget): its runs set how rare the signal is there, which sets how many runs each decision
   // needs.
-  const badTally = bad === "new" ? newRate : oldRate;
   const goodVersion = bad === "new" ? oldVersion : newVersion;
   const good: Tally = { ...(bad === "new" ? oldRate : newRate) };
   await collect(goodVersion, good, badTally.of);
-  await collect(goodVersion, good, goodEndTarget(badTally, good, bad, alpha, stepsFor(candidates.length) + 2, most));
+  // Its target is set at the error the tests will be taken at, given what it has shown so far.
+  const kindSoFar: ChangeKind = good.hits > 0 ? "rate-change" : bad === "new" ? "appearance" : "disappearance";
+  const expected = errorPlan(kindSoFar, smoothedRate(badTally), 1 - confidence, 0, candidates.length);
+  await collect(goodVersion, good, goodEndTarget(badTally, good, bad, expected.alpha, stepsFor(candidates.length) + 2, most));
   record({ version: goodVersion, role: "calibrate good end", tally: good, answer: null, alpha: null });
   if (bad === "new") oldRate = good;
   else newRate = good;
@@ -316,12 +346,15 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
   }
   const { p0, p1 } = testedRates(oldRate, newRate);
   const kind: ChangeKind = oldRate.hits === 0 ? "appearance" : newRate.hits === 0 ? "disappearance" : "rate-change";
+  // The calibration's error counts too: the chance the two ends only look different.
+  const plan = errorPlan(kind, smoothedRate(bad === "new" ? newRate : oldRate), 1 - confidence, separationError(oldRate, newRate), candidates.length);
+  const { alpha } = plan;
 
   // The cap is where Pinpoint would force a verdict: here twice the runs the SPRT needs to say SAME (or DIFFERENT)
   // from the weaker kind of evidence alone, so a release that truly has one end's rate is rarely left UNKNOWN.
   const stepCap = options.stepCap ?? Math.max(DEFAULT_STEP_CAP, sprtCap(p0, p1, alpha));
-  // The calibration's error counts too: the chance the two ends only look different.
-  let spentAlpha = separationError(oldRate, newRate);
+  const tested = new Set<string>();
+  let decisions = 0;
 
   const compare = async (version: string, role: FlakyStep["role"]): Promise<Answer> => {
     const tally = none();
@@ -330,7 +363,8 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
       await addRun(version, tally);
       answer = sprt(tally.hits, tally.of - tally.hits, p0, p1, alpha);
     }
-    if (answer !== "UNKNOWN") spentAlpha += alpha;
+    tested.add(version);
+    if (answer !== "UNKNOWN") decisions++;
     record({ version, role, tally, answer, alpha: answer === "UNKNOWN" ? null : alpha });
     return answer;
   };
@@ -360,8 +394,8 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
   // Findit's two stable points: both sides again, with fresh runs (an end already has its calibration). A side whose
   // fresh test disagrees with its step gets a third fresh test, and two of its three independent tests decide (as
   // Findit reruns a data point it doubts): a side that holds is kept; one that moves changes sides, the bisection
-  // goes on between the sides that follow from the standing answers, and the new sides are confirmed in turn. Every
-  // test is one more decision in the union bound; a side left UNKNOWN at the cap leaves the pair unconfirmed.
+  // goes on between the sides that follow from the standing answers, and the new sides are confirmed in turn (the
+  // error plan counts every release tested, or every test); a side left UNKNOWN at the cap leaves the pair unconfirmed.
   let confirmed = false;
   const held = new Set<number>([0, versions.length - 1]);
   const bothHeld = () => held.has(lo) && held.has(hi);
@@ -397,7 +431,7 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
     firstNew: versions[hi]!,
     unknownBetween,
     confirmed,
-    confidence: confirmed ? Math.max(0, 1 - spentAlpha) : 0,
+    confidence: confirmed ? Math.max(0, 1 - plan.spent(tested.size, decisions)) : 0,
     runs,
     reused: reusedTaken,
     steps,

@@ -35,13 +35,15 @@ export interface Measured {
   failed: number;
   meanRuns: number;
   meanConfidence: number;
+  // Bisections that named a pair at a confidence under the one asked for.
+  underAsked: number;
   fixedRight: number;
   fixedMeanRuns: number;
 }
 
 // Runs both bisections `trials` times on fresh seeds: how often each names the true pair, and the runs each spent.
 export async function measure(t: Truth, trials: number, confidence: number, seed = 1): Promise<Measured> {
-  let right = 0, failed = 0, runs = 0, conf = 0, fixedRight = 0, fixedRuns = 0;
+  let right = 0, failed = 0, runs = 0, conf = 0, underAsked = 0, fixedRight = 0, fixedRuns = 0;
   const want = { lastOld: t.versions[t.culprit - 1], firstNew: t.versions[t.culprit] };
   for (let trial = 0; trial < trials; trial++) {
     const rand = seeded(seed * 100_003 + trial);
@@ -49,6 +51,7 @@ export async function measure(t: Truth, trials: number, confidence: number, seed
       const r = await flakyBisect({ versions: t.versions, sample: sampler(t, rand), confidence });
       runs += r.runs;
       conf += r.confidence;
+      if (r.confidence < confidence) underAsked++;
       if (r.lastOld === want.lastOld && r.firstNew === want.firstNew) right++;
     } catch (error) {
       if (!(error instanceof FlakyBisectError)) throw error;
@@ -59,5 +62,5 @@ export async function measure(t: Truth, trials: number, confidence: number, seed
     fixedRuns += f.runs;
     if (f.lastOld === want.lastOld && f.firstNew === want.firstNew) fixedRight++;
   }
-  return { trials, right, failed, meanRuns: runs / trials, meanConfidence: conf / trials, fixedRight, fixedMeanRuns: fixedRuns / trials };
+  return { trials, right, failed, meanRuns: runs / trials, meanConfidence: conf / trials, underAsked, fixedRight, fixedMeanRuns: fixedRuns / trials };
 }
