@@ -117,6 +117,11 @@ export interface ScenarioDefinition<P extends ParamsSchema, F extends string, S 
   timeoutMs?: number;
   /** What the scenario needs from a release; a release that lacks one gets UNSUPPORTED without a run. */
   needs?: readonly Need[] | ((params: z.output<P>) => readonly Need[]);
+  /**
+   * True when another run beside this one changes its outcome (a race of claude's own that the machine's load
+   * tips): `run --jobs`, `sweep --concurrency` and the nightly then run it with nothing else running. Default false.
+   */
+  runsAlone?: boolean;
 }
 
 /** A defined scenario, as the pipeline runs it (what defineScenario returns). */
@@ -140,6 +145,8 @@ export interface Scenario<P extends ParamsSchema = ParamsSchema, F extends strin
   known: KnownState<F | ApiFindingId>[];
   timeoutMs: number;
   needs?: readonly Need[] | ((params: z.output<P>) => readonly Need[]);
+  /** Runs with no other run beside it (its outcome depends on the machine's load). */
+  runsAlone: boolean;
 }
 
 // What a scenario that does not say needs: a headless session driven over stream-json.
@@ -190,6 +197,7 @@ const definitionShape = z.object({
   known: z.array(knownShape).optional(),
   timeoutMs: z.number().int().positive().optional(),
   needs: z.union([z.array(z.enum(CAPABILITIES).or(z.string().regex(/^hook:[A-Za-z]+$/, "a capability or hook:EventName"))), z.function()]).optional(),
+  runsAlone: z.boolean().optional(),
 });
 
 /** A scenario definition that is wrong: every problem, each naming its field; `hint` (and `fix`) say what to do. */
@@ -301,6 +309,7 @@ export function defineScenario<P extends ParamsSchema = z.ZodObject<{}, z.core.$
     known: (definition.known ?? []) as KnownState<F | ApiFindingId>[],
     timeoutMs: definition.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     ...(definition.needs ? { needs: definition.needs } : {}),
+    runsAlone: definition.runsAlone ?? false,
   };
   const stepIssues = stepProblems(scenario.steps(params.parse({})), declared);
   if (stepIssues.length > 0) throw new ScenarioDefinitionError(stepIssues, "Start each session (start(s1, …), resume, continueLatest, print or terminal) before the steps that use it");

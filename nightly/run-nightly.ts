@@ -6,6 +6,7 @@ import { UserError } from "../core/errors.ts";
 import { releaseIndex, type ReleaseIndex } from "../releases/registry.ts";
 import { assembleSummary, type PreviousNightly } from "./assemble.ts";
 import { stabilityOf } from "../pipeline/rates.ts";
+import { scenarioByName } from "../pipeline/scenario-registry.ts";
 import { cellFromRuns, totalsOf } from "./cell-outcome.ts";
 import { ratesDiffer } from "./compare.ts";
 import type { NightlyConfig } from "./config.ts";
@@ -64,9 +65,13 @@ export async function runNightly(options: NightlyOptions): Promise<Summary> {
   options.onPlanned?.({ cells: planned.length, runs: planned.length * config.repeats, versions: plan.releases.map((r) => r.version), concurrency: config.concurrency });
 
   const limit = pLimit(config.concurrency);
+  // A scenario that runs alone (kit `runsAlone`: a run beside it tips its race) has its cells run after all the
+  // others, one run at a time, so nothing runs beside them.
+  const aloneLimit = pLimit(1);
+  const runsAlone = (cell: PlannedCell) => scenarioByName(cell.scenario)?.runsAlone === true;
   const finished: Cell[] = [];
   const runOnce = (cell: PlannedCell, repeat: number) =>
-    limit(async () => {
+    (runsAlone(cell) ? aloneLimit : limit)(async () => {
       const started = Date.now();
       let outcome: CellRun;
       try {
@@ -95,31 +100,29 @@ export async function runNightly(options: NightlyOptions): Promise<Summary> {
     return old !== undefined && (old.verdict !== cell.verdict || old.flaky !== cell.flaky || ratesDiffer(old, cell));
   };
 
-  const cells = await Promise.all(
-    planned.map(async (plannedCell) => {
-      const repeats = await Promise.all(Array.from({ length: config.repeats }, (_, repeat) => runOnce(plannedCell, repeat)));
-      let cell = cellFromRuns(
-        plannedCell,
-        repeats.map((r) => r.run),
-        ledger,
-      );
-      // Confirmation: one run at a time up to confirmRuns in all, stopping as soon as the rate rule is settled (a
-      // disagreement settles flaky at once, as V8's flake bisect stops at its k-th failure; "unchanged" or "changed"
-      // needs every run). ERROR ends it: a broken harness says nothing about the rate.
-      const first = repeats.length;
-      while (differs(cell) && repeats.length < (config.confirmRuns ?? 0) && !signal.aborted) {
-        if (stabilityOf(repeats.map((r) => r.run.result.verdict), config.confirmRuns) !== "open") break;
-        repeats.push(await runOnce(plannedCell, repeats.length));
-        cell = cellFromRuns(plannedCell, repeats.map((r) => r.run), ledger);
-        if (cell.verdict === "ERROR") break;
-      }
-      if (repeats.length > first) cell = { ...cell, confirmRuns: repeats.length - first };
-      finished.push(cell);
-      const ms = Math.max(...repeats.map((r) => r.ended)) - Math.min(...repeats.map((r) => r.started));
-      options.onCell?.({ cell, done: finished.length, total: planned.length, totals: totalsOf(finished), ms });
-      return cell;
-    }),
-  );
+  const runCellThrough = async (plannedCell: PlannedCell): Promise<Cell> => {
+    const repeats = await Promise.all(Array.from({ length: config.repeats }, (_, repeat) => runOnce(plannedCell, repeat)));
+    let cell = cellFromRuns(plannedCell, repeats.map((r) => r.run), ledger);
+    // Confirmation: one run at a time up to confirmRuns in all, stopping as soon as the rate rule is settled (a
+    // disagreement settles flaky at once, as V8's flake bisect stops at its k-th failure; "unchanged" or "changed"
+    // needs every run). ERROR ends it: a broken harness says nothing about the rate.
+    const first = repeats.length;
+    while (differs(cell) && repeats.length < (config.confirmRuns ?? 0) && !signal.aborted) {
+      if (stabilityOf(repeats.map((r) => r.run.result.verdict), config.confirmRuns) !== "open") break;
+      repeats.push(await runOnce(plannedCell, repeats.length));
+      cell = cellFromRuns(plannedCell, repeats.map((r) => r.run), ledger);
+      if (cell.verdict === "ERROR") break;
+    }
+    if (repeats.length > first) cell = { ...cell, confirmRuns: repeats.length - first };
+    finished.push(cell);
+    const ms = Math.max(...repeats.map((r) => r.ended)) - Math.min(...repeats.map((r) => r.started));
+    options.onCell?.({ cell, done: finished.length, total: planned.length, totals: totalsOf(finished), ms });
+    return cell;
+  };
+  const shared = await Promise.all(planned.filter((cell) => !runsAlone(cell)).map(runCellThrough));
+  const alone = await Promise.all(planned.filter(runsAlone).map(runCellThrough));
+  const byKey = new Map([...shared, ...alone].map((cell) => [cell.key, cell]));
+  const cells = planned.map((cell) => byKey.get(cell.key)!);
 
   return assembleSummary({
     kind: "nightly",

@@ -2,17 +2,23 @@
 // With stopEarly the repeats end as soon as they disagree, since the cell is flaky whatever follows.
 import type { CheckResult } from "../core/verdict.ts";
 import { stabilityOf } from "./rates.ts";
+import { runsAtOnce } from "./run-concurrency.ts";
 import { runAndCheck, type CheckedRun, type ScenarioRun } from "./run-scenario.ts";
 import { combineRepeats, type CombinedRepeats } from "./verdict-rules.ts";
 
 export interface RepeatedRun extends ScenarioRun {
   repeat: number;
+  // Runs at once (`--jobs`), within what the scenario and the machine allow (run-concurrency.ts). Default 1.
+  jobs?: number;
   stopEarly?: boolean;
-  // Each finished run, in order (`index` from 0), as it finishes.
+  // Each finished run, in the order they finish, with its `index` from 0 in the order they were started.
   onRun?: (run: CheckedRun, index: number) => void;
+  // Injected by tests; the real one is runAndCheck.
+  runOne?: (run: ScenarioRun) => Promise<CheckedRun>;
 }
 
 export interface RepeatedOutcome {
+  // In the order the runs were started.
   results: CheckResult[];
   combined: CombinedRepeats;
   // Fewer runs than asked, because they disagreed early (not because of an abort).
@@ -25,19 +31,42 @@ function recordingFor(file: string | undefined, repeat: number, index: number): 
   return file.replace(/(\.json)?$/, `-${index + 1}.json`);
 }
 
+// `jobs` workers take the next run until `repeat` were started. With stopEarly none is started once the runs that
+// finished are settled as flaky; those already going finish and count, since their run directories are written. A
+// run that throws stops the others from starting more, and is thrown once the ones going have finished.
 export async function runRepeats(options: RepeatedRun): Promise<RepeatedOutcome> {
-  const { repeat, stopEarly = false, onRun, recordApi, ...run } = options;
+  const { repeat, stopEarly = false, onRun, recordApi, runOne = runAndCheck, ...run } = options;
+  const jobs = runsAtOnce(options.scenario, options.jobs ?? 1, "--jobs");
   const results: CheckResult[] = [];
+  const finished: CheckResult[] = [];
+  let started = 0;
   let stoppedEarly = false;
-  for (let i = 0; i < repeat && !options.abort?.aborted; i += 1) {
-    if (stopEarly && stabilityOf(results.map((r) => r.verdict), repeat) !== "open") {
-      stoppedEarly = true;
-      break;
+  let failure: { error: unknown } | null = null;
+  const worker = async (): Promise<void> => {
+    while (started < repeat && failure === null && !options.abort?.aborted) {
+      if (stopEarly && stabilityOf(finished.map((r) => r.verdict), repeat) !== "open") {
+        stoppedEarly = true;
+        return;
+      }
+      const index = started++;
+      const recording = recordingFor(recordApi, repeat, index);
+      const progress = run.onProgress;
+      try {
+        const checked = await runOne({
+          ...run,
+          ...(recording ? { recordApi: recording } : {}),
+          ...(progress && jobs > 1 ? { onProgress: (line: string) => progress(`run ${index + 1}/${repeat}: ${line}`) } : {}),
+        });
+        results[index] = checked.record.result;
+        finished.push(checked.record.result);
+        onRun?.(checked, index);
+      } catch (error) {
+        failure ??= { error };
+      }
     }
-    const recording = recordingFor(recordApi, repeat, i);
-    const checked = await runAndCheck({ ...run, ...(recording ? { recordApi: recording } : {}) });
-    results.push(checked.record.result);
-    onRun?.(checked, i);
-  }
-  return { results, combined: combineRepeats(results), stoppedEarly };
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, repeat)) }, worker));
+  if (failure !== null) throw (failure as { error: unknown }).error;
+  const ordered = results.filter((r): r is CheckResult => r !== undefined);
+  return { results: ordered, combined: combineRepeats(ordered), stoppedEarly };
 }

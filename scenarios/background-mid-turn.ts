@@ -147,4 +147,7 @@ export default defineScenario({
   ],
   timeoutMs: 240_000,
   needs: ["interactive-background"],
+  // The window's race is the machine's as much as the release's: 2.1.238 was RED in 18 of 18 runs alone and GREEN in
+  // 1 of 4 beside two other runs. Repeats, sweeps and the nightly run it with nothing beside it.
+  runsAlone: true,
 });

@@ -8,6 +8,7 @@ import type { CheckResult } from "../core/verdict.ts";
 import type { Scenario } from "../kit/scenario.ts";
 import type { CacheOptions } from "../releases/release-cache.ts";
 import { releaseRunner, type ReleaseRunner } from "../pipeline/run-scenario.ts";
+import { runsAtOnce } from "../pipeline/run-concurrency.ts";
 import { combineRepeats, harnessErrorResult } from "../pipeline/verdict-rules.ts";
 import { UserError } from "../core/errors.ts";
 import { SWEEP_FILE, SWEEP_RUNS_DIR, readSweepFile, withResults, writeSweepFile, type ReleaseResult, type SweepFile } from "./sweep-file.ts";
@@ -102,6 +103,7 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
 // One sweep writes a folder at a time: a second into the same --out refuses (it resumes from the results once the
 // first is done); a dead sweep's folder is taken over.
 export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
+  runsAtOnce(options.scenario, options.concurrency, "--concurrency", "any");
   const release = claimFolder(path.resolve(options.outDir), "ccrepro sweep", (line) => process.stderr.write(`${line}\n`));
   try {
     return await sweepFolder(options);

@@ -7,6 +7,7 @@ import { formatRates } from "../../pipeline/rates.ts";
 import { runRepeats } from "../../pipeline/run-repeats.ts";
 import { FLAKY_EXIT } from "../../pipeline/verdict-rules.ts";
 import { resolveClaude } from "../../releases/resolve.ts";
+import { UserError } from "../../core/errors.ts";
 import type { CliContext } from "../context.ts";
 import { formatCheckResult } from "../format-result.ts";
 import { driverOptions, parseScenarioParams, withRunOptions } from "../params.ts";
@@ -18,6 +19,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .argument("<scenario>", "a scenario name (ccrepro scenarios lists them) or a scenario file's path")
     .requiredOption("--claude <word>", "a version, latest, or a path to a claude executable")
     .option("--repeat <n>", "run it n times; prints per verdict and per finding how many runs showed it (95% Wilson interval)", wholeNumber("--repeat", 1, 100), 1)
+    .option("--jobs <n>", "with --repeat: how many runs go at once (at most the machine's cores; a scenario that runs alone takes 1)", wholeNumber("--jobs", 1, 64), 1)
     .option("--stop-early", "with --repeat: stop as soon as the repeats are settled as flaky (they disagree), as V8's flake bisect stops at its k-th failure")
     .option("--json", "print the result as JSON")
     .option("--record-api <file>", "also record the run's API traffic into this recording file (as `ccrepro record` does), for `ccrepro import`")
@@ -26,6 +28,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       const scenario = await ctx.scenarioNamed(name);
       markPhase("scenario-loaded");
       const params = parseScenarioParams(scenario, options.param);
+      if (options.jobs > options.repeat) throw new UserError(`--jobs ${options.jobs} runs repeats at once, and --repeat is ${options.repeat}`, "CONFLICTING_OPTIONS", { hint: `add --repeat ${Math.max(2, options.jobs)} or more, or drop --jobs` });
       const drive = driverOptions(options);
       const claude = await resolveClaude(options.claude);
       markPhase("release-resolved");
@@ -40,6 +43,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
         ...(options.recordApi ? { recordApi: path.resolve(options.recordApi) } : {}),
         abort,
         repeat: options.repeat,
+        jobs: options.jobs,
         stopEarly: options.stopEarly ?? false,
         onProgress: (line) => ctx.note(`  ${line}`),
         onRun: ({ runDir, record, cache }) => {

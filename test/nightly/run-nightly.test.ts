@@ -6,6 +6,7 @@ import { UserError } from "../../core/errors.ts";
 import { parseNightlyConfig, type NightlyConfig } from "../../nightly/config.ts";
 import { formatCellFinished } from "../../nightly/progress.ts";
 import type { CellRunner } from "../../nightly/run-cell.ts";
+import { planMatrix } from "../../nightly/matrix.ts";
 import { runNightly, type CellFinished } from "../../nightly/run-nightly.ts";
 import { fixtureIndex, fixtureRunner, fixtureSummary, FIXTURE_DIR, tempDir } from "./fixture.ts";
 
@@ -129,5 +130,31 @@ describe("runNightly", () => {
     expect(summary.previous).toEqual({ path: "/prev/summary.json", startedAt: "2026-11-01T00:00:00.000Z" });
     expect(summary.changes).toEqual([{ kind: "new-release", version: "2.1.332", publishedAt: "2026-11-24T22:06:38.000Z" }]);
     expect(summary.exitCode).toBe(0);
+  });
+  it("runs a scenario that runs alone after the other cells, with nothing beside its runs", async () => {
+    // background-mid-turn is marked runsAlone; the fixture's two scenarios are not. Stand-in runs of 10 ms.
+    const log: { key: string; event: "start" | "end"; active: number }[] = [];
+    let active = 0;
+    const runCell: CellRunner = async ({ cell }) => {
+      active += 1;
+      log.push({ key: cell.key, event: "start", active });
+      await new Promise((r) => setTimeout(r, 10));
+      active -= 1;
+      log.push({ key: cell.key, event: "end", active });
+      return { runDir: null, result: { verdict: "GREEN", reason: "stand-in", findings: [], notes: [] }, wallMs: 10 };
+    };
+    const config = fixtureConfig({ scenarios: [...recorded.config!.scenarios!, "background-mid-turn"], concurrency: 3, repeats: 2 });
+    const summary = await runNightly({ config, outDir: tempDir("alone"), previous: null, index: fixtureIndex(), runCell });
+    const aloneKey = (key: string) => key.startsWith("background-mid-turn@");
+    expect(summary.cells.filter((c) => aloneKey(c.key))).toHaveLength(2);
+    // The others went three at a time; every run of the lone scenario started with nothing else running, and the
+    // first of them after every other cell's last run.
+    expect(Math.max(...log.filter((e) => !aloneKey(e.key)).map((e) => e.active))).toBe(3);
+    expect(log.filter((e) => aloneKey(e.key) && e.event === "start").every((e) => e.active === 1)).toBe(true);
+    const firstAlone = log.findIndex((e) => aloneKey(e.key));
+    expect(log.slice(firstAlone).every((e) => aloneKey(e.key))).toBe(true);
+    // The summary keeps the planned order of cells.
+    expect(summary.cells.map((c) => c.key)).toEqual(planMatrix(config, fixtureIndex(), null).cells.map((c) => c.key));
+    expect(aloneKey(summary.cells[0]!.key)).toBe(true);
   });
 });

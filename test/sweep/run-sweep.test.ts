@@ -69,6 +69,15 @@ describe("runSweep", () => {
     expect(readSweepFile(out).boundaries).toEqual(resumed.file.boundaries);
   });
 
+  it("refuses more than one release at a time for a scenario that runs alone, before writing anything", async () => {
+    const out = path.join(tmp(), "sweep");
+    const { runner, ran } = standIn(out);
+    const error = await runSweep({ ...base(out, runner), scenario: findScenario("background-mid-turn")!, concurrency: 2 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "CONFLICTING_OPTIONS", hint: "drop --concurrency; its runs go one at a time" });
+    expect(ran).toEqual([]);
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
   it("drives every release the way it was asked (the SDK axis), and records it in sweep.json", async () => {
     const out = tmp();
     const { runner, subjects } = standIn(out);

@@ -1,0 +1,19 @@
+// How many runs of one scenario may go at once: a scenario that runs alone (kit `runsAlone`: another run beside it
+// tips a race of claude's own) takes one; anything else takes what was asked, within the machine's cores for runs of
+// one cell (`run --jobs`), whose rate is meant to be the release's and not the machine's.
+import os from "node:os";
+import { UserError } from "../core/errors.ts";
+import type { Scenario } from "../kit/scenario.ts";
+
+export function runsAtOnce(scenario: Pick<Scenario, "name" | "runsAlone">, asked: number, option: string, within: "cores" | "any" = "cores"): number {
+  if (asked > 1 && scenario.runsAlone) {
+    throw new UserError(`${scenario.name} runs alone: a run beside it changes its outcome (its race depends on the machine's load), so ${option} ${asked} would measure the machine`, "CONFLICTING_OPTIONS", {
+      hint: `drop ${option}; its runs go one at a time`,
+    });
+  }
+  const cores = os.availableParallelism();
+  if (within === "cores" && asked > cores) {
+    throw new UserError(`${option} ${asked} is more runs at once than this machine has cores (${cores}): claude's timing would be the machine's`, "CONFLICTING_OPTIONS", { hint: `use ${option} ${cores} or fewer` });
+  }
+  return asked;
+}
