@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Command } from "commander";
 import { median } from "../../core/statistics.ts";
+import type { CheckResult } from "../../core/verdict.ts";
 import type { CliContext } from "../context.ts";
 import { withRunOptions } from "../params.ts";
 import { wholeNumber, positiveNumber } from "../numbers.ts";
@@ -33,7 +34,7 @@ async function startupRatio(ctx: CliContext, pairs: number): Promise<void> {
 export interface RunParts {
   whole: ProcessTiming;
   marks: Map<string, number>;
-  record: { startedAt: number; wallMs: number | null; floorMs: number | null; checkMs: number | null; verdict: string | null };
+  record: { startedAt: number; wallMs: number | null; floorMs: number | null; checkMs: number | null; verdict: string | null; result: CheckResult | null };
   firstSpawn: number | null;
   firstRequest: number | null;
 }
@@ -61,10 +62,17 @@ async function benchRun(word: string, claude: string, params: Record<string, str
   return {
     whole,
     marks,
-    record: { startedAt: Date.parse(record.startedAt), wallMs: record.wallMs, floorMs: record.floorMs, checkMs: record.checkMs, verdict: record.result?.verdict ?? null },
+    record: { startedAt: Date.parse(record.startedAt), wallMs: record.wallMs, floorMs: record.floorMs, checkMs: record.checkMs, verdict: record.result?.verdict ?? null, result: record.result ?? null },
     firstSpawn: spawns.length ? Math.min(...spawns) : null,
     firstRequest: rec.requests[0]?.receivedAt ?? null,
   };
+}
+
+// The bench's runs are repeats too: their verdicts as a rate, by the rule `run --repeat` uses.
+export async function verdictLines(results: readonly CheckResult[]): Promise<string[]> {
+  const [{ combineRepeats }, { formatRates }] = await Promise.all([import("../../pipeline/verdict-rules.ts"), import("../../pipeline/rates.ts")]);
+  const { flaky, label, rates } = combineRepeats(results);
+  return [`verdicts: ${flaky ? `flaky, ${label}` : `${label} in all ${results.length}`}`, ...formatRates(rates)];
 }
 
 // The parts of one run, in the order they happen; each null when its marks are missing.
@@ -114,12 +122,14 @@ export function registerBenchCommand(program: Command, ctx: CliContext): void {
       const whole: number[] = [];
       const recorderOnly: number[] = [];
       const toSpawn: number[] = [];
+      const results: CheckResult[] = [];
       for (let i = 1; i <= options.runs && !abort.aborted; i += 1) {
         const run = await benchRun(word, options.claude, options.param, path.resolve(options.runsDir), driveArgs);
         if (typeof run === "string") {
           ctx.print(`run ${i}: no timing (${run})`);
           continue;
         }
+        if (run.record.result) results.push(run.record.result);
         const parts = partsOf(run);
         const { floorMs, wallMs, checkMs, verdict } = run.record;
         if (floorMs === null || wallMs === null || verdict === "ERROR") {
@@ -138,6 +148,7 @@ export function registerBenchCommand(program: Command, ctx: CliContext): void {
             `recorder ${seconds(parts.recorder)} (claude spawned at ${seconds(parts.toSpawn)})  check ${seconds(parts.check)}  exit ${seconds(parts.exit)}`,
         );
       }
+      if (results.length > 1) for (const line of await verdictLines(results)) ctx.print(line);
       if (whole.length === 0) {
         ctx.print("no run produced timings");
         ctx.setExit(3);

@@ -1,6 +1,6 @@
 // How bench splits a `ccrepro run` process it timed from outside into its parts.
 import { describe, expect, it } from "vitest";
-import { partsOf, type RunParts } from "../../cli/commands/bench.ts";
+import { partsOf, verdictLines, type RunParts } from "../../cli/commands/bench.ts";
 import { readPhases } from "../../core/phases.ts";
 
 describe("bench's parts of a run", () => {
@@ -17,7 +17,7 @@ describe("bench's parts of a run", () => {
     const run: RunParts = {
       whole: { wallMs: 10_000, cpuMs: 2000, startedAt: 0, endedAt: 10_000, code: 0, stdout: "" },
       marks: readPhases("command-loaded 300\nscenario-loaded 320\nrelease-resolved 330\nprinted 9950\n"),
-      record: { startedAt: 340, wallMs: 9500, floorMs: 9000, checkMs: 100, verdict: "GREEN" },
+      record: { startedAt: 340, wallMs: 9500, floorMs: 9000, checkMs: 100, verdict: "GREEN", result: null },
       firstSpawn: 400,
       firstRequest: 1400,
     };
@@ -33,5 +33,13 @@ describe("bench's parts of a run", () => {
       beforeRecorder: 10,
       afterCheck: 10,
     });
+  });
+
+  it("gives the runs' verdicts as a rate, as run --repeat does", async () => {
+    const run = (verdict: "GREEN" | "RED", finding?: string) => ({ verdict, reason: verdict, notes: [], findings: finding ? [{ id: finding, red: true, title: finding, where: "", detail: [], data: {} }] : [] });
+    const flaky = await verdictLines([run("RED", "notification-dropped"), run("GREEN"), run("RED", "notification-dropped")]);
+    expect(flaky[0]).toBe("verdicts: flaky, RED 2/3");
+    expect(flaky).toContain("  finding notification-dropped 2/3 (95% CI 21%–94%)");
+    expect((await verdictLines([run("GREEN"), run("GREEN")]))[0]).toBe("verdicts: GREEN in all 2");
   });
 });
