@@ -215,28 +215,47 @@ function stepsFor(n: number): number {
 // rates' own error makes the tests of one release fail together (measured in test/bisect/flaky-bisector.test.ts).
 export const FREQUENT_RATE = 0.5;
 
+// What a bisection tested, for its error bound: per release tested, how many tests it took (1 for a step, 2 with its
+// confirmation, 3 with a tie-break).
+export type TestsPerRelease = readonly number[];
+
 export interface ErrorPlan {
   // The error each test (SPRT, both ways) is taken at.
   alpha: number;
-  // The bound on the chance the pair is wrong, from the releases tested and the tests that decided.
-  spent: (tested: number, decisions: number) => number;
+  // The bound on the chance the pair is wrong, from the releases tested.
+  spent: (tests: TestsPerRelease) => number;
 }
 
-// How the answer's error budget (1 − confidence, less the calibration's p-value) is spent:
+// Wald's bound on an SPRT that stops at ±log((1 − α)/α): it errs with probability at most α / (1 − α), not α.
+export function testError(alpha: number): number {
+  return alpha / (1 - alpha);
+}
+
+// How the answer's error budget (1 − confidence) is spent, each test erring at most e = α / (1 − α):
 // - per side, for a frequent signal's appearance or disappearance: the pair is wrong only when one of its sides
-//   stands on the wrong side, and a side stands on its step and a confirmation with fresh runs that agree (or two of
-//   three tests): two independent tests must both err, at most 3α² for a release, whichever releases are tested. With
-//   one release to spare beyond the steps (a tie-break's re-bisection), α = √(budget / (3 (steps + 1))): 0.053 at
-//   95 % over 28 candidates, where counting every test gives 0.007, and a test needs about half the runs.
-// - per decision otherwise (a union bound over every test taken): α = budget / (steps + 2).
+//   stands on the wrong side, and a side stands on its step and a confirmation with fresh runs that agree: both must
+//   err, at most 3e² for a release (two of three tests, whichever releases become sides). A release whose two tests
+//   disagreed rests on its third alone and counts e. Runs reused from earlier bisections keep this: a release's runs
+//   up to an earlier bisection's stop, then fresh ones, are as independent as fresh runs throughout (the runs after a
+//   stopping time of independent runs are independent of those before it). The calibration's p-value is taken from
+//   the budget first (never more than nine tenths of it, so the tests keep a share), and with one release to spare
+//   beyond the steps e = √(rest / (3 (steps + 1))): α 0.050 at 95 % over 28 candidates, where counting every test
+//   gives 0.007, and a test needs about half the runs.
+// - per decision otherwise (a union bound over every test taken): α = budget / (steps + 2), the calibration's
+//   p-value on top.
 export function errorPlan(kind: ChangeKind, badRate: number, budget: number, separation: number, candidates: number): ErrorPlan {
   const steps = stepsFor(candidates);
   if (kind !== "rate-change" && badRate >= FREQUENT_RATE) {
-    const alpha = Math.sqrt(Math.max(budget - separation, budget / 10) / (3 * (steps + 1)));
-    return { alpha, spent: (tested) => separation + tested * 3 * alpha * alpha };
+    const e = Math.sqrt(Math.max(budget - separation, budget / 10) / (3 * (steps + 1)));
+    return { alpha: e / (1 + e), spent: (tests) => separation + tests.reduce((sum, n) => sum + (n >= 3 ? e : 3 * e * e), 0) };
   }
   const alpha = budget / (steps + 2);
-  return { alpha, spent: (_tested, decisions) => separation + decisions * alpha };
+  return { alpha, spent: (tests) => separation + tests.reduce((sum, n) => sum + n, 0) * testError(alpha) };
+}
+
+// Which change the ends' rates show: the signal absent at the old end, absent at the new one, or at both.
+function kindOf(oldHits: number, newHits: number): ChangeKind {
+  return oldHits === 0 ? "appearance" : newHits === 0 ? "disappearance" : "rate-change";
 }
 
 export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBisectResult> {
@@ -316,8 +335,7 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
   const good: Tally = { ...(bad === "new" ? oldRate : newRate) };
   await collect(goodVersion, good, badTally.of);
   // Its target is set at the error the tests will be taken at, given what it has shown so far.
-  const kindSoFar: ChangeKind = good.hits > 0 ? "rate-change" : bad === "new" ? "appearance" : "disappearance";
-  const expected = errorPlan(kindSoFar, smoothedRate(badTally), 1 - confidence, 0, candidates.length);
+  const expected = errorPlan(bad === "new" ? kindOf(good.hits, badTally.hits) : kindOf(badTally.hits, good.hits), smoothedRate(badTally), 1 - confidence, 0, candidates.length);
   await collect(goodVersion, good, goodEndTarget(badTally, good, bad, expected.alpha, stepsFor(candidates.length) + 2, most));
   record({ version: goodVersion, role: "calibrate good end", tally: good, answer: null, alpha: null });
   if (bad === "new") oldRate = good;
@@ -345,7 +363,7 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
     fail("same-rate", `the ends' rates cannot be told apart: ${oldRate.hits}/${oldRate.of} on ${oldVersion}, ${newRate.hits}/${newRate.of} on ${newVersion}`);
   }
   const { p0, p1 } = testedRates(oldRate, newRate);
-  const kind: ChangeKind = oldRate.hits === 0 ? "appearance" : newRate.hits === 0 ? "disappearance" : "rate-change";
+  const kind = kindOf(oldRate.hits, newRate.hits);
   // The calibration's error counts too: the chance the two ends only look different.
   const plan = errorPlan(kind, smoothedRate(bad === "new" ? newRate : oldRate), 1 - confidence, separationError(oldRate, newRate), candidates.length);
   const { alpha } = plan;
@@ -353,8 +371,8 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
   // The cap is where Pinpoint would force a verdict: here twice the runs the SPRT needs to say SAME (or DIFFERENT)
   // from the weaker kind of evidence alone, so a release that truly has one end's rate is rarely left UNKNOWN.
   const stepCap = options.stepCap ?? Math.max(DEFAULT_STEP_CAP, sprtCap(p0, p1, alpha));
-  const tested = new Set<string>();
-  let decisions = 0;
+  // Tests that decided, per release.
+  const tests = new Map<string, number>();
 
   const compare = async (version: string, role: FlakyStep["role"]): Promise<Answer> => {
     const tally = none();
@@ -363,8 +381,7 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
       await addRun(version, tally);
       answer = sprt(tally.hits, tally.of - tally.hits, p0, p1, alpha);
     }
-    tested.add(version);
-    if (answer !== "UNKNOWN") decisions++;
+    if (answer !== "UNKNOWN") tests.set(version, (tests.get(version) ?? 0) + 1);
     record({ version, role, tally, answer, alpha: answer === "UNKNOWN" ? null : alpha });
     return answer;
   };
@@ -431,7 +448,7 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
     firstNew: versions[hi]!,
     unknownBetween,
     confirmed,
-    confidence: confirmed ? Math.max(0, 1 - plan.spent(tested.size, decisions)) : 0,
+    confidence: confirmed ? Math.max(0, 1 - plan.spent([...tests.values()])) : 0,
     runs,
     reused: reusedTaken,
     steps,

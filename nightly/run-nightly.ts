@@ -6,6 +6,7 @@ import { UserError } from "../core/errors.ts";
 import { releaseIndex, type ReleaseIndex } from "../releases/registry.ts";
 import { assembleSummary, type PreviousNightly } from "./assemble.ts";
 import { stabilityOf } from "../pipeline/rates.ts";
+import { runsAlone } from "../pipeline/run-concurrency.ts";
 import { scenarioByName } from "../pipeline/scenario-registry.ts";
 import { cellFromRuns, totalsOf } from "./cell-outcome.ts";
 import { ratesDiffer } from "./compare.ts";
@@ -68,10 +69,10 @@ export async function runNightly(options: NightlyOptions): Promise<Summary> {
   // A scenario that runs alone (kit `runsAlone`: a run beside it tips its race) has its cells run after all the
   // others, one run at a time, so nothing runs beside them.
   const aloneLimit = pLimit(1);
-  const runsAlone = (cell: PlannedCell) => scenarioByName(cell.scenario)?.runsAlone === true;
+  const alone = (cell: PlannedCell) => runsAlone(scenarioByName(cell.scenario));
   const finished: Cell[] = [];
   const runOnce = (cell: PlannedCell, repeat: number) =>
-    (runsAlone(cell) ? aloneLimit : limit)(async () => {
+    (alone(cell) ? aloneLimit : limit)(async () => {
       const started = Date.now();
       let outcome: CellRun;
       try {
@@ -119,10 +120,11 @@ export async function runNightly(options: NightlyOptions): Promise<Summary> {
     options.onCell?.({ cell, done: finished.length, total: planned.length, totals: totalsOf(finished), ms });
     return cell;
   };
-  const shared = await Promise.all(planned.filter((cell) => !runsAlone(cell)).map(runCellThrough));
-  const alone = await Promise.all(planned.filter(runsAlone).map(runCellThrough));
-  const byKey = new Map([...shared, ...alone].map((cell) => [cell.key, cell]));
-  const cells = planned.map((cell) => byKey.get(cell.key)!);
+  const cells: Cell[] = new Array(planned.length);
+  const runInto = (indices: number[]) => Promise.all(indices.map(async (i) => void (cells[i] = await runCellThrough(planned[i]!))));
+  const indices = planned.map((_, i) => i);
+  await runInto(indices.filter((i) => !alone(planned[i]!)));
+  await runInto(indices.filter((i) => alone(planned[i]!)));
 
   return assembleSummary({
     kind: "nightly",

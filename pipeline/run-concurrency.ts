@@ -5,8 +5,13 @@ import os from "node:os";
 import { UserError } from "../core/errors.ts";
 import type { Scenario } from "../kit/scenario.ts";
 
+// Whether a run of the scenario must have nothing beside it (kit `runsAlone`); false for a name no scenario has.
+export function runsAlone(scenario: Pick<Scenario, "runsAlone"> | undefined): boolean {
+  return scenario?.runsAlone === true;
+}
+
 export function runsAtOnce(scenario: Pick<Scenario, "name" | "runsAlone">, asked: number, option: string, within: "cores" | "any" = "cores"): number {
-  if (asked > 1 && scenario.runsAlone) {
+  if (asked > 1 && runsAlone(scenario)) {
     throw new UserError(`${scenario.name} runs alone: a run beside it changes its outcome (its race depends on the machine's load), so ${option} ${asked} would measure the machine`, "CONFLICTING_OPTIONS", {
       hint: `drop ${option}; its runs go one at a time`,
     });

@@ -33,7 +33,8 @@ function recordingFor(file: string | undefined, repeat: number, index: number): 
 
 // `jobs` workers take the next run until `repeat` were started. With stopEarly none is started once the runs that
 // finished are settled as flaky; those already going finish and count, since their run directories are written. A
-// run that throws stops the others from starting more, and is thrown once the ones going have finished.
+// run that throws stops the others from starting more, and is thrown once the ones going have finished (the first
+// such error; a second, from a run beside it, is the same failure of the harness seen twice).
 export async function runRepeats(options: RepeatedRun): Promise<RepeatedOutcome> {
   const { repeat, stopEarly = false, onRun, recordApi, runOne = runAndCheck, ...run } = options;
   const jobs = runsAtOnce(options.scenario, options.jobs ?? 1, "--jobs");
@@ -67,6 +68,6 @@ export async function runRepeats(options: RepeatedRun): Promise<RepeatedOutcome>
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, repeat)) }, worker));
   if (failure !== null) throw (failure as { error: unknown }).error;
-  const ordered = results.filter((r): r is CheckResult => r !== undefined);
-  return { results: ordered, combined: combineRepeats(ordered), stoppedEarly };
+  // Every run started has finished here, so the results have no gap.
+  return { results, combined: combineRepeats(results), stoppedEarly };
 }

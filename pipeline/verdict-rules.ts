@@ -29,7 +29,6 @@ export interface CombinedRepeats {
 }
 
 // Any ERROR makes the whole ERROR; repeats that disagree are not a verdict, so they are INCONCLUSIVE, never one
-// picked among them.
 // picked among them. The cell's verdict vocabulary stays closed (a flaky cell is INCONCLUSIVE with flaky set); its
 // label says the rate ("RED 8/10"), which is how reports show it.
 export function combineRepeats(results: readonly CheckResult[]): CombinedRepeats {
@@ -42,4 +41,9 @@ export function combineRepeats(results: readonly CheckResult[]): CombinedRepeats
   if (distinct.length === 0) return { verdict: "ERROR", reason: "no run finished", flaky: false, rates, label: "ERROR" };
   const label = rateLabel(rates);
   return { verdict: "INCONCLUSIVE", reason: `repeats disagree: ${verdicts.join(", ")}`, flaky: true, rates, label };
+}
+
+// The line `run --repeat` and `bench` print over the repeats: every run's verdict in order, and what they add up to.
+export function repeatsLine(results: readonly CheckResult[], combined: CombinedRepeats): string {
+  return `repeats: ${results.map((r) => r.verdict).join(", ")} → ${combined.flaky ? `flaky, ${combined.label}` : combined.verdict}`;
 }

@@ -68,11 +68,12 @@ async function benchRun(word: string, claude: string, params: Record<string, str
   };
 }
 
-// The bench's runs are repeats too: their verdicts as a rate, by the rule `run --repeat` uses.
+// The bench's runs are repeats too: their verdicts as a rate, by the rule `run --repeat` uses. Imported here, as the
+// bench's other modules are, so that registering the command (for any command line) loads none of them.
 export async function verdictLines(results: readonly CheckResult[]): Promise<string[]> {
-  const [{ combineRepeats }, { formatRates }] = await Promise.all([import("../../pipeline/verdict-rules.ts"), import("../../pipeline/rates.ts")]);
-  const { flaky, label, rates } = combineRepeats(results);
-  return [`verdicts: ${flaky ? `flaky, ${label}` : `${label} in all ${results.length}`}`, ...formatRates(rates)];
+  const [{ combineRepeats, repeatsLine }, { formatRates }] = await Promise.all([import("../../pipeline/verdict-rules.ts"), import("../../pipeline/rates.ts")]);
+  const combined = combineRepeats(results);
+  return [repeatsLine(results, combined), ...formatRates(combined.rates)];
 }
 
 // The parts of one run, in the order they happen; each null when its marks are missing.

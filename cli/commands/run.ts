@@ -1,13 +1,14 @@
 // `ccrepro run`: one scenario against one binary, repeated if asked; exit code from the verdict.
 import path from "node:path";
 import { Option, type Command } from "commander";
+import { UserError } from "../../core/errors.ts";
 import { markPhase } from "../../core/phases.ts";
 import { GIT_BISECT_EXIT, VERDICT_EXIT } from "../../core/verdict.ts";
 import { formatRates } from "../../pipeline/rates.ts";
+import { runsAtOnce } from "../../pipeline/run-concurrency.ts";
 import { runRepeats } from "../../pipeline/run-repeats.ts";
-import { FLAKY_EXIT } from "../../pipeline/verdict-rules.ts";
+import { FLAKY_EXIT, repeatsLine } from "../../pipeline/verdict-rules.ts";
 import { resolveClaude } from "../../releases/resolve.ts";
-import { UserError } from "../../core/errors.ts";
 import type { CliContext } from "../context.ts";
 import { formatCheckResult } from "../format-result.ts";
 import { driverOptions, parseScenarioParams, withRunOptions } from "../params.ts";
@@ -28,7 +29,9 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       const scenario = await ctx.scenarioNamed(name);
       markPhase("scenario-loaded");
       const params = parseScenarioParams(scenario, options.param);
-      if (options.jobs > options.repeat) throw new UserError(`--jobs ${options.jobs} runs repeats at once, and --repeat is ${options.repeat}`, "CONFLICTING_OPTIONS", { hint: `add --repeat ${Math.max(2, options.jobs)} or more, or drop --jobs` });
+      if (options.jobs > options.repeat) throw new UserError(`--jobs ${options.jobs} runs repeats at once, and --repeat is ${options.repeat}`, "CONFLICTING_OPTIONS", { hint: `add --repeat ${options.jobs} or more, or drop --jobs` });
+      // Refused before the release is resolved, which may download it.
+      runsAtOnce(scenario, options.jobs, "--jobs");
       const drive = driverOptions(options);
       const claude = await resolveClaude(options.claude);
       markPhase("release-resolved");
@@ -53,7 +56,7 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
       });
       const { verdict, flaky, rates, label } = combined;
       if (options.repeat > 1) {
-        ctx.note(`repeats: ${results.map((r) => r.verdict).join(", ")} → ${flaky ? `flaky, ${label}` : verdict}`);
+        ctx.note(repeatsLine(results, combined));
         if (stoppedEarly) ctx.note(`stopped early after ${results.length} of ${options.repeat}: the repeats disagree, so the cell is flaky whatever follows`);
         for (const line of formatRates(rates)) ctx.note(line);
         if (options.json) ctx.print(JSON.stringify({ repeats: { verdict, flaky, label, rates } }));

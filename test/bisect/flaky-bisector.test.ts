@@ -3,19 +3,19 @@
 // in brackets, before a frequent signal's errors were counted per side (errorPlan: every test at α = 0.05 / 7):
 //
 // | true rates (culprit)            | calibrating: right, mean runs             | fixed --repeat 10: right, runs |
-// | 0 → 0.8 (background-mid-turn)   | 297/300, 31.7 [300, 40.9]                 | 297/300, 70                    |
+// | 0 → 0.8 (background-mid-turn)   | 297/300, 32.8 [300, 40.9]                 | 297/300, 70                    |
 // | 0 → 0.3                         | 276/300, 160 [278, 165]                   | 206/300, 70                    |
 // | 0 → 0.1 (sendDelay=0 on 2.1.281)| 251/300 (10 same-rate), 523 [251, 523]    | 56/300, 70                     |
 // | 0.8 → 1.0 (a change of rate)    | 287/300, 265 [287, 265]                   | 98/300, 69                     |
 // | 1.0 → 0 (a plain fix)           | 300/300, 22 [300, 28]                     | 300/300, 70                    |
-// | 0.9 → 0 (a flaky fix)           | 299/300, 27 [300, 34]                     | 300/300, 70                    |
+// | 0.9 → 0 (a flaky fix)           | 299/300, 27.2 [300, 34]                   | 300/300, 70                    |
 //
-// Where the fixed bisection is right as often, it spends 2.2–3.2× the runs; where a rate is low or changes, ten runs
+// Where the fixed bisection is right as often, it spends 2.1–3.2× the runs; where a rate is low or changes, ten runs
 // per release cannot tell and it lands on the wrong pair most of the time, while the calibrating one spends what the
 // rate takes. The confidence it reports is lower than its measured accuracy (a bound, and 0 when a confirmation was
 // left UNKNOWN), so it does not overstate.
 import { describe, expect, it } from "vitest";
-import { errorPlan, flakyBisect, FlakyBisectError, goodEndTarget, separationError, sprt, separated, testedRates, type Sample } from "../../bisect/flaky-bisector.ts";
+import { errorPlan, flakyBisect, FlakyBisectError, goodEndTarget, separationError, sprt, separated, testedRates, testError, type Sample } from "../../bisect/flaky-bisector.ts";
 import { measure, sampler, seeded, truth } from "./flaky-sim.ts";
 
 const scripted = (outcomes: Record<string, (boolean | null)[]>): Sample => {
@@ -66,25 +66,29 @@ describe("the pieces", () => {
   });
 
   it("a frequent signal's appearance or disappearance spends its errors per side; anything else per test", () => {
-    // 28 candidates (5 steps) at 95 %: per side, 3α² for each of 6 releases fills the 5 % with α = 0.053; per test,
-    // 7 tests at 0.05 / 7.
+    // 28 candidates (5 steps) at 95 %: per side, 3e² for each of 6 releases fills the 5 %, with e = α / (1 − α) the
+    // SPRT's own bound (Wald) at α = 0.050; per test, 7 tests at 0.05 / 7.
     const frequent = errorPlan("appearance", 0.75, 0.05, 0, 28);
-    expect(frequent.alpha).toBeCloseTo(Math.sqrt(0.05 / 18), 9);
-    expect(frequent.spent(6, 99)).toBeCloseTo(0.05, 9);
+    const e = Math.sqrt(0.05 / 18);
+    expect(testError(frequent.alpha)).toBeCloseTo(e, 12);
+    expect(frequent.spent([2, 2, 1, 1, 1, 2])).toBeCloseTo(0.05, 12);
+    // A release whose step and confirmation disagreed rests on its third test alone: e, not 3e².
+    expect(frequent.spent([3, 2])).toBeCloseTo(e + 3 * e * e, 12);
     expect(errorPlan("disappearance", 0.5, 0.05, 0, 28).alpha).toBe(frequent.alpha);
-    // The calibration's p-value is taken from the budget first, so the pair's bound still fits it.
-    const calibrated = errorPlan("appearance", 0.75, 0.05, 0.01, 28);
-    expect(calibrated.spent(6, 99)).toBeCloseTo(0.05, 9);
+    // The calibration's p-value is taken from the budget first, so the pair's bound still fits it; at most nine
+    // tenths of it, so the tests keep a tenth.
+    expect(errorPlan("appearance", 0.75, 0.05, 0.01, 28).spent([1, 1, 1, 1, 1, 1])).toBeCloseTo(0.05, 12);
+    expect(errorPlan("appearance", 0.75, 0.05, 0.049, 28).spent([1, 1, 1, 1, 1, 1])).toBeCloseTo(0.049 + 0.005, 12);
     for (const plan of [errorPlan("appearance", 0.4, 0.05, 0.01, 28), errorPlan("rate-change", 0.9, 0.05, 0.01, 28)]) {
-      expect(plan.alpha).toBeCloseTo(0.05 / 7, 9);
+      expect(plan.alpha).toBeCloseTo(0.05 / 7, 12);
       // Every decision counts, and the calibration's p-value comes on top.
-      expect(plan.spent(3, 7)).toBeCloseTo(0.06, 9);
+      expect(plan.spent([2, 2, 1, 1, 1])).toBeCloseTo(0.01 + 7 * testError(0.05 / 7), 12);
     }
   });
 });
 
 describe("flakyBisect on scripted outcomes", () => {
-  it("calibrates at the bad end (stops at the 4th hit), gives the good end as many runs and then one that pays for itself, names an appearance", async () => {
+  it("calibrates at the bad end (stops at the 4th hit), gives the good end as many runs (no more: they would not pay), names an appearance", async () => {
     const versions = ["1", "2", "3"].map((v) => `2.1.${v}`);
     const r = await flakyBisect({
       versions,
@@ -93,7 +97,7 @@ describe("flakyBisect on scripted outcomes", () => {
     });
     expect(r).toMatchObject({ kind: "appearance", lastOld: "2.1.2", firstNew: "2.1.3", confirmed: true });
     expect(r.steps[0]).toMatchObject({ version: "2.1.3", role: "calibrate bad end", tally: { hits: 4, of: 4 } });
-    expect(r.steps[1]).toMatchObject({ version: "2.1.1", role: "calibrate good end", tally: { hits: 0, of: 5 } });
+    expect(r.steps[1]).toMatchObject({ version: "2.1.1", role: "calibrate good end", tally: { hits: 0, of: 4 } });
     expect(r.confidence).toBeGreaterThanOrEqual(0.95);
   });
 
@@ -143,11 +147,14 @@ describe("flakyBisect on scripted outcomes", () => {
       "candidate 2.1.4 DIFFERENT",
       "confirm 2.1.4 DIFFERENT",
     ]);
-    // Three releases tested (2.1.3, 2.1.2, 2.1.4), each wrong only if two of its tests are: at most 3α² each, with α
-    // set so that the three steps' releases and the calibration's p-value fill the 5 %.
-    const alpha = Math.sqrt((0.05 - separationError(r.oldRate, r.newRate)) / 9);
-    expect(r.steps.filter((s) => s.answer !== null).every((s) => Math.abs(s.alpha! - alpha) < 1e-12)).toBe(true);
-    expect(r.confidence).toBeCloseTo(0.95, 9);
+    // Three releases tested. 2.1.2 and 2.1.4 stand on two tests that agree (at most 3e² each); 2.1.3's step and
+    // confirmation disagreed, so it rests on its third test (e). e is set so that three releases of 3e² and the
+    // calibration's p-value would fill the 5 %: the tie-break leaves the printed confidence under 95 %.
+    const separation = separationError(r.oldRate, r.newRate);
+    const e = Math.sqrt((0.05 - separation) / 9);
+    expect(r.steps.filter((s) => s.answer !== null).every((s) => Math.abs(testError(s.alpha!) - e) < 1e-12)).toBe(true);
+    expect(r.confidence).toBeCloseTo(1 - separation - (3 * e * e + e + 3 * e * e), 12);
+    expect(r.confidence).toBeLessThan(0.95);
   });
 
   it("a tie-break that sides with the step keeps the side", async () => {
@@ -174,7 +181,8 @@ describe("measured over 300 seeded trials (the table above)", () => {
     expect(m.meanRuns).toBeLessThan(0.5 * m.fixedMeanRuns);
     expect(m.meanConfidence).toBeGreaterThanOrEqual(0.95);
     expect(m.meanConfidence).toBeLessThanOrEqual(m.right / TRIALS);
-    expect(m.underAsked / TRIALS).toBeLessThan(0.1);
+    // Those that print under it needed a tie-break (that side counts e) or had a slower bad end (per test).
+    expect(m.underAsked / TRIALS).toBeLessThan(0.15);
   });
 
   it("fixes (1.0 → 0, 0.9 → 0) cost under 40 % of --repeat 10, right at least 299 times in 300", async () => {

@@ -36,10 +36,12 @@ describe("bench's parts of a run", () => {
   });
 
   it("gives the runs' verdicts as a rate, as run --repeat does", async () => {
-    const run = (verdict: "GREEN" | "RED", finding?: string) => ({ verdict, reason: verdict, notes: [], findings: finding ? [{ id: finding, red: true, title: finding, where: "", detail: [], data: {} }] : [] });
+    const run = (verdict: "GREEN" | "RED" | "ERROR", finding?: string) => ({ verdict, reason: verdict, notes: [], findings: finding ? [{ id: finding, red: true, title: finding, where: "", detail: [], data: {} }] : [] });
     const flaky = await verdictLines([run("RED", "notification-dropped"), run("GREEN"), run("RED", "notification-dropped")]);
-    expect(flaky[0]).toBe("verdicts: flaky, RED 2/3");
+    expect(flaky[0]).toBe("repeats: RED, GREEN, RED → flaky, RED 2/3");
     expect(flaky).toContain("  finding notification-dropped 2/3 (95% CI 21%–94%)");
-    expect((await verdictLines([run("GREEN"), run("GREEN")]))[0]).toBe("verdicts: GREEN in all 2");
+    expect((await verdictLines([run("GREEN"), run("GREEN")]))[0]).toBe("repeats: GREEN, GREEN → GREEN");
+    // One ERROR among them makes the whole ERROR, and the line says which run it was.
+    expect((await verdictLines([run("GREEN"), run("ERROR")]))[0]).toBe("repeats: GREEN, ERROR → ERROR");
   });
 });
