@@ -82,6 +82,7 @@ export async function main(argv: string[]): Promise<number> {
   });
   const program = newProgram();
   const named = namedCommand(argv);
+  await import("./zod-jitless.ts");
   // A line naming no command (the listing, a typo commander suggests a fix for) needs them all.
   for (const [name, load] of COMMANDS) {
     if (named === null || name === named) (await load())(program, ctx);
