@@ -2,7 +2,9 @@
 // directory under the nightly's. What is printed and written as reports is the caller's.
 import path from "node:path";
 import { UserError } from "../core/errors.ts";
+import { runsAlone } from "../pipeline/run-concurrency.ts";
 import { scenarioByName } from "../pipeline/scenario-registry.ts";
+import type { ReleaseRunner } from "../pipeline/run-scenario.ts";
 import { runSweep, type SweepEvent } from "../sweep/run-sweep.ts";
 import type { SweepFile } from "../sweep/sweep-file.ts";
 import { resolveSweepVersions } from "../sweep/versions.ts";
@@ -22,6 +24,8 @@ export interface NightlyRunOptions extends NightlyOptions {
   // The atlas's events, once the sweeps are done; and, for tests, its runner and range resolver.
   onAtlasEvent?: (event: AtlasEvent) => void;
   atlas?: Pick<NightlyAtlasOptions, "runner" | "resolveVersions">;
+  // For tests: the sweeps' runner and range resolver.
+  sweeps?: { runner?: ReleaseRunner; resolveVersions?: (word: string) => Promise<string[]> };
 }
 
 export interface NightlyOutcome {
@@ -53,10 +57,12 @@ export async function nightly(options: NightlyRunOptions): Promise<NightlyOutcom
       scenario,
       params: entry.params,
       versionsWord: entry.versions,
-      versions: await resolveSweepVersions(entry.versions),
+      versions: await (options.sweeps?.resolveVersions ?? resolveSweepVersions)(entry.versions),
       repeat: entry.repeat,
-      concurrency: config.concurrency,
+      // A scenario that runs alone is swept one release at a time, as its matrix cells are run.
+      concurrency: runsAlone(scenario) ? 1 : config.concurrency,
       outDir: dir,
+      ...(options.sweeps?.runner ? { runner: options.sweeps.runner } : {}),
       ...(signal ? { signal } : {}),
       onEvent: shown?.onEvent ?? (() => undefined),
     }).finally(() => shown?.done());

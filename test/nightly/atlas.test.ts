@@ -98,3 +98,31 @@ describe("nightly with an atlas", () => {
     expect(notes.join("\n")).toMatch(/atlas is not extended/);
   });
 });
+
+describe("the nightly's sweeps", () => {
+  it("sweep a scenario that runs alone one release at a time, whatever the nightly's concurrency", async () => {
+    const dir = tempDir("nightly-sweep-alone");
+    const { runner, ran } = standIn(path.join(dir, "runs"));
+    let active = 0;
+    let most = 0;
+    const counted: typeof runner = {
+      prefetch: (version) => runner.prefetch(version),
+      async run(subject, version, abort) {
+        most = Math.max(most, ++active);
+        try {
+          // Long enough that runs allowed at once would overlap.
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          return await runner.run(subject, version, abort);
+        } finally {
+          active -= 1;
+        }
+      },
+    };
+    const sweeps = [{ scenario: "background-mid-turn", versions: "2.1.236 - 2.1.239", params: {}, repeat: 1 }];
+    const config: NightlyConfig = { ...fixtureSummary().config!, concurrency: 3, sweeps };
+    const outcome = await nightly({ config, outDir: path.join(dir, "n"), previous: null, index: fixtureIndex(), runCell: fixtureRunner().runCell, sweeps: { runner: counted, resolveVersions: async () => range(236, 239) } });
+    expect(ran).toEqual(range(236, 239));
+    expect(most).toBe(1);
+    expect(outcome.sweeps).toHaveLength(1);
+  });
+});
