@@ -119,7 +119,8 @@ export interface ScenarioDefinition<P extends ParamsSchema, F extends string, S 
   needs?: readonly Need[] | ((params: z.output<P>) => readonly Need[]);
   /**
    * True when another run beside this one changes its outcome (a race of claude's own that the machine's load
-   * tips): `run --jobs`, `sweep --concurrency` and the nightly then run it with nothing else running. Default false.
+   * tips): `run --jobs` and `sweep --concurrency` above 1 are refused, and the nightly runs its cells and sweeps
+   * with nothing else running. Default false.
    */
   runsAlone?: boolean;
 }

@@ -38,14 +38,14 @@ function recordingFor(file: string | undefined, repeat: number, index: number): 
 export async function runRepeats(options: RepeatedRun): Promise<RepeatedOutcome> {
   const { repeat, stopEarly = false, onRun, recordApi, runOne = runAndCheck, ...run } = options;
   const jobs = runsAtOnce(options.scenario, options.jobs ?? 1, "--jobs");
+  // By start index; a run still going leaves a hole, which filter skips.
   const results: CheckResult[] = [];
-  const finished: CheckResult[] = [];
   let started = 0;
   let stoppedEarly = false;
   let failure: { error: unknown } | null = null;
   const worker = async (): Promise<void> => {
     while (started < repeat && failure === null && !options.abort?.aborted) {
-      if (stopEarly && stabilityOf(finished.map((r) => r.verdict), repeat) !== "open") {
+      if (stopEarly && stabilityOf(results.filter(Boolean).map((r) => r.verdict), repeat) !== "open") {
         stoppedEarly = true;
         return;
       }
@@ -59,7 +59,6 @@ export async function runRepeats(options: RepeatedRun): Promise<RepeatedOutcome>
           ...(progress && jobs > 1 ? { onProgress: (line: string) => progress(`run ${index + 1}/${repeat}: ${line}`) } : {}),
         });
         results[index] = checked.record.result;
-        finished.push(checked.record.result);
         onRun?.(checked, index);
       } catch (error) {
         failure ??= { error };

@@ -34,7 +34,7 @@ async function startupRatio(ctx: CliContext, pairs: number): Promise<void> {
 export interface RunParts {
   whole: ProcessTiming;
   marks: Map<string, number>;
-  record: { startedAt: number; wallMs: number | null; floorMs: number | null; checkMs: number | null; verdict: string | null; result: CheckResult | null };
+  record: { startedAt: number; wallMs: number | null; floorMs: number | null; checkMs: number | null; result: CheckResult | null };
   firstSpawn: number | null;
   firstRequest: number | null;
 }
@@ -62,7 +62,7 @@ async function benchRun(word: string, claude: string, params: Record<string, str
   return {
     whole,
     marks,
-    record: { startedAt: Date.parse(record.startedAt), wallMs: record.wallMs, floorMs: record.floorMs, checkMs: record.checkMs, verdict: record.result?.verdict ?? null, result: record.result ?? null },
+    record: { startedAt: Date.parse(record.startedAt), wallMs: record.wallMs, floorMs: record.floorMs, checkMs: record.checkMs, result: record.result ?? null },
     firstSpawn: spawns.length ? Math.min(...spawns) : null,
     firstRequest: rec.requests[0]?.receivedAt ?? null,
   };
@@ -132,7 +132,8 @@ export function registerBenchCommand(program: Command, ctx: CliContext): void {
         }
         if (run.record.result) results.push(run.record.result);
         const parts = partsOf(run);
-        const { floorMs, wallMs, checkMs, verdict } = run.record;
+        const { floorMs, wallMs, checkMs } = run.record;
+        const verdict = run.record.result?.verdict ?? null;
         if (floorMs === null || wallMs === null || verdict === "ERROR") {
           ctx.print(`run ${i}: no floor (${verdict ?? "no verdict"})`);
           continue;

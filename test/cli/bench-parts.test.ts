@@ -17,7 +17,7 @@ describe("bench's parts of a run", () => {
     const run: RunParts = {
       whole: { wallMs: 10_000, cpuMs: 2000, startedAt: 0, endedAt: 10_000, code: 0, stdout: "" },
       marks: readPhases("command-loaded 300\nscenario-loaded 320\nrelease-resolved 330\nprinted 9950\n"),
-      record: { startedAt: 340, wallMs: 9500, floorMs: 9000, checkMs: 100, verdict: "GREEN", result: null },
+      record: { startedAt: 340, wallMs: 9500, floorMs: 9000, checkMs: 100, result: null },
       firstSpawn: 400,
       firstRequest: 1400,
     };
