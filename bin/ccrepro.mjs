@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Entry point: the compiled CLI in dist/ (npm's `prepare` builds it; an installed package ships it). Without a
+// Entry point: the compiled CLI, bundled in dist/bundle/ (npm's `prepare` builds it; an installed package ships it). Without a
 // build, or in a checkout whose sources changed since it, the TypeScript sources run through tsx instead.
 import fs from "node:fs";
 import { builtIsCurrent } from "./build-state.mjs";
@@ -10,7 +10,7 @@ const startedAt = performance.timeOrigin;
 if (process.env.CCREPRO_PHASES) fs.appendFileSync(process.env.CCREPRO_PHASES, `node-start ${startedAt}\n`);
 mark("node-ready");
 const root = new URL("../", import.meta.url);
-const { main } = await (builtIsCurrent(root) ? import("../dist/cli/main.js") : fromSource());
+const { main } = await (builtIsCurrent(root) ? import("../dist/bundle/main.js") : fromSource());
 const code = await main(process.argv.slice(2));
 // Exit as soon as the output is out, rather than when the event loop drains: a keep-alive socket left in a
 // dependency's agent pool (pacote's, after a registry read) held the process open for minutes after its verdict,

@@ -58,6 +58,10 @@ export function loadedFileScenarios(): Scenario[] {
 // The module beside this one: the sources in a checkout, the compiled .js in a built or installed package.
 const OWN_EXTENSION = import.meta.url.endsWith(".ts") ? "ts" : "js";
 const SCENARIOS_DIR = new URL("../scenarios/", import.meta.url);
+// Defined by the build in dist/bundle/ (scripts/build.mjs). There the built-ins and the kit that scenario files import
+// are taken from the bundle, so they share the CLI's modules instead of loading a second copy of them.
+declare const CCREPRO_BUNDLED: boolean | undefined;
+const BUNDLE_DIR = typeof CCREPRO_BUNDLED === "undefined" ? null : new URL("../bundle/", import.meta.url);
 
 // The built-ins' names: scenarios/NAME.ts is the scenario NAME (test/scenarios/registry.test.ts holds every file to it).
 export function builtinScenarioNames(): string[] {
@@ -73,7 +77,7 @@ export function builtinScenarioNames(): string[] {
 // CPU and most of the scenario load.
 async function builtinScenario(name: string): Promise<Scenario | undefined> {
   if (!builtinScenarioNames().includes(name)) return undefined;
-  return ((await import(new URL(`${name}.${OWN_EXTENSION}`, SCENARIOS_DIR).href)) as { default: Scenario }).default;
+  return ((await import(new URL(`${name}.${OWN_EXTENSION}`, BUNDLE_DIR ?? SCENARIOS_DIR).href)) as { default: Scenario }).default;
 }
 
 export async function loadScenario(word: string, options: { baseDir?: string } = {}): Promise<Scenario> {
@@ -94,7 +98,7 @@ let loads = 0;
 function installHooks(): void {
   if (hooksInstalled) return;
   // The kit beside this module.
-  const entry = (file: string) => pathToFileURL(fileURLToPath(new URL(`../kit/${file}.${OWN_EXTENSION}`, import.meta.url))).href;
+  const entry = (file: string) => pathToFileURL(fileURLToPath(new URL(BUNDLE_DIR ? `${file}.js` : `../kit/${file}.${OWN_EXTENSION}`, BUNDLE_DIR ?? import.meta.url))).href;
   module.register(new URL("./resolve-ccrepro.mjs", import.meta.url).href, { data: { entries: { ccrepro: entry("index"), "ccrepro/checkers": entry("checkers") } } });
   hooksInstalled = true;
 }
