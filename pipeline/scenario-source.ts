@@ -58,8 +58,9 @@ export function loadedFileScenarios(): Scenario[] {
 // The module beside this one: the sources in a checkout, the compiled .js in a built or installed package.
 const OWN_EXTENSION = import.meta.url.endsWith(".ts") ? "ts" : "js";
 const SCENARIOS_DIR = new URL("../scenarios/", import.meta.url);
-// Defined by the build in dist/bundle/ (scripts/build.mjs). There the built-ins and the kit that scenario files import
-// are taken from the bundle, so they share the CLI's modules instead of loading a second copy of them.
+// Defined by the build in dist/bundle/ (scripts/build.mjs). There the built-ins are taken from the bundle and share
+// the CLI's modules; the kit that scenario files import is too, which loads its bundled chunks (a copy per tsx
+// namespace, as the compiled kit/ was) instead of the compiled kit's modules and zod's 95 files.
 declare const CCREPRO_BUNDLED: boolean | undefined;
 const BUNDLE_DIR = typeof CCREPRO_BUNDLED === "undefined" ? null : new URL("../bundle/", import.meta.url);
 

@@ -62,10 +62,9 @@ await esbuild.build({
   format: "esm",
   platform: "node",
   target: "node20",
-  // Less source for V8 to parse at start-up; names are kept, so stacks still read.
+  // Less source for V8 to parse at start-up; identifiers are not minified, so stacks still read.
   minifyWhitespace: true,
   minifySyntax: true,
-  keepNames: false,
   // Read by the modules that must know they run bundled (pipeline/scenario-source.ts).
   define: { CCREPRO_BUNDLED: "true" },
   // CommonJS packages inside the bundle still call require for node's built-ins.
