@@ -22,6 +22,7 @@ export class LiveRecordings implements Recordings {
   };
   private readonly listeners = new Set<() => void>();
   private readonly sizes = new Map<string, number>();
+  private readonly bodies = new Map<string, Buffer>();
   private readonly watchers: fs.FSWatcher[] = [];
   private readonly poll: NodeJS.Timeout;
 
@@ -130,7 +131,7 @@ export class LiveRecordings implements Recordings {
 
   private refreshFiles(): void {
     if (this.grew(path.join(this.mockLogDir, REQUEST_INDEX_FILE))) {
-      const log = loadRequestLog(this.mockLogDir);
+      const log = loadRequestLog(this.mockLogDir, this.mockLogDir, this.bodies);
       this.requests = log.requests;
       this.responseEnds = log.responseEnds;
       this.body = log.body;

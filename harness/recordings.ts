@@ -191,7 +191,10 @@ export function toStdoutRecord(line: number, t: number, raw: string): StdoutReco
 }
 
 // `root`: the directory every file of the log must really be inside (the run directory; by default the log's own).
-export function loadRequestLog(logDir: string, root = logDir): Pick<Recordings, "requests" | "responseEnds" | "body"> {
+// `bodies`: the bytes read so far, by body file. A logged body never changes, so each is read once, and the same
+// Buffer comes back every time (checker/request-body.ts parses each Buffer once); a live log that is re-read as it
+// grows passes the same map each time.
+export function loadRequestLog(logDir: string, root = logDir, bodies = new Map<string, Buffer>()): Pick<Recordings, "requests" | "responseEnds" | "body"> {
   const requests: RequestEntry[] = [];
   const responseEnds = new Map<number, ResponseEndEntry>();
   for (const value of readJsonLines(path.join(logDir, REQUEST_INDEX_FILE), root)) {
@@ -207,8 +210,12 @@ export function loadRequestLog(logDir: string, root = logDir): Pick<Recordings, 
     body(seq: number) {
       const entry = bySeq.get(seq);
       if (!entry) throw new Error(`no request ${seq} in ${logDir}`);
+      const known = bodies.get(entry.bodyFile);
+      if (known) return known;
       // Inside the log itself: an index line's "../" or a linked body names no file of the machine's.
-      return readInside(logDir, path.join(logDir, entry.bodyFile));
+      const bytes = readInside(logDir, path.join(logDir, entry.bodyFile));
+      bodies.set(entry.bodyFile, bytes);
+      return bytes;
     },
   };
 }
