@@ -33,9 +33,10 @@ function socketInode(clientPort: number, serverPort: number): string | null {
 
 function holderOf(inode: string): number | null {
   const link = `socket:[${inode}]`;
-  for (const entry of fs.readdirSync("/proc")) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid) || pid === process.pid) continue;
+  // Newest first: the client is almost always a process the run started moments ago, and every process passed costs
+  // a readlink per open fd. Pids wrap, so this orders the search; it never skips a process.
+  const pids = fs.readdirSync("/proc").map(Number).filter((pid) => Number.isInteger(pid) && pid !== process.pid);
+  for (const pid of pids.sort((a, b) => b - a)) {
     let fds: string[];
     try {
       fds = fs.readdirSync(`/proc/${pid}/fd`);
