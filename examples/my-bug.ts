@@ -1,5 +1,5 @@
 // My bug: a background task that finishes mid-turn reaches UserPromptSubmit hooks as if I had typed it.
-import { bash, conversation, defineScenario, nodeWait, session, start, text, wait, type Condition } from "ccrepro";
+import { bash, conversation, defineScenario, foregroundWait, session, start, text, wait, type Condition } from "ccrepro";
 import { answeredAndSettled, checkHookPrompts, notificationDeliveries } from "ccrepro/checkers";
 
 const MARKER = "MY_BUG_7K";
@@ -22,7 +22,7 @@ export default defineScenario({
     conversation({
       main: {
         marker: MARKER,
-        replies: [bash("sleep 1; echo BG-done", "background task", { background: true }), bash(`${nodeWait(4000)}; echo fg-done`, "foreground wait")],
+        replies: [bash("sleep 1; echo BG-done", "background task", { background: true }), bash(`${foregroundWait(4000)}; echo fg-done`, "foreground wait")],
         then: text("noted"),
       },
     }),

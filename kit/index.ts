@@ -35,7 +35,7 @@ export type CommandView = plan.CommandView;
 
 // What the mock answers.
 export { conversation, type ConversationStream } from "./moves.ts";
-export { bash, nodeWait, subagent, text, thinking, toolCall, type ReplyInput } from "./replies.ts";
+export { bash, foregroundWait, nodeWait, subagent, text, thinking, toolCall, type ReplyInput } from "./replies.ts";
 export { drop, httpError, midStreamError, stall, type FaultScope } from "./faults.ts";
 import type * as script from "../mock-api/script.ts";
 /** The mock's whole script, as `conversation()` returns it (streams, replies by step, strictness, usage model). */

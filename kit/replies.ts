@@ -30,8 +30,18 @@ export const bash = (command: string, description: string, options: { background
   toolCall("Bash", options.background ? { command, description, run_in_background: true } : { command, description });
 
 /**
- * A shell command that waits `ms` without being a bare `sleep` (recent releases refuse a long bare sleep in the foreground).
+ * A shell command that waits `ms` in the foreground. Releases refuse a Bash call whose first command is a bare
+ * `sleep N` (from 2 s on 2.1.101, from 25 s on 2.1.332: "Blocked: sleep 25 followed by …"); they match the words
+ * `sleep N`, so the shell's `command` builtin in front passes, and the wait stays one coreutils process.
  *
+ * @example bash(`${foregroundWait(4000)}; echo fg-done`, "wait 4 s")
+ */
+export const foregroundWait = (ms: number) => `command sleep ${ms / 1000}`;
+
+/**
+ * The same wait as a node process (`node -e "setTimeout(…)"`): some 0.1 s of CPU more per call than `foregroundWait`.
+ *
+ * @deprecated Use `foregroundWait(ms)`; this stays for scenario files written with it.
  * @example bash(nodeWait(4000), "wait 4 s")
  */
 export const nodeWait = (ms: number) => `node -e "setTimeout(() => {}, ${ms})"`;

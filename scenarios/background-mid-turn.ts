@@ -1,5 +1,5 @@
 // `/background` typed while a foreground tool runs must hand the in-flight turn on, answered exactly once.
-import { allOf, bash, command, conversation, count, daemonExit, defineScenario, milliseconds, nodeWait, press, quietFor, screenWait, session, terminal, text, type, watch, z, type CommandView, type Condition } from "../kit/index.ts";
+import { allOf, bash, command, conversation, count, daemonExit, defineScenario, milliseconds, foregroundWait, press, quietFor, screenWait, session, terminal, text, type, watch, z, type CommandView, type Condition } from "../kit/index.ts";
 import { checkContinuation, sessionOf, turnAnswered, type Recordings } from "../kit/checkers.ts";
 
 const MARKER = "CCREPRO_BGTURN_7Q";
@@ -20,7 +20,7 @@ const params = z.strictObject({
 type Params = z.output<typeof params>;
 
 // The elapsed time the UI shows for the running tool, on the rows from its command on: "Running… (5s)" on older
-// releases, "$ node -e … (5s)" on newer ones. The spinner's "(5s · ↓ 27 tokens)" does not match.
+// releases, "$ command sleep … (5s)" on newer ones. The spinner's "(5s · ↓ 27 tokens)" does not match.
 function toolSecondsShown(screen: string): number {
   const rows = screen.split("\n");
   const at = rows.findIndex((row) => row.includes(TOOL_DONE));
@@ -101,7 +101,7 @@ export default defineScenario({
   findings: ["turn-dropped", "turn-duplicated", "tool-killed"],
   // Step 0 (the prompt, and any re-send of it) gets the slow tool call; whatever follows it gets the answer.
   mockScript: ({ toolMs }) =>
-    conversation({ main: { marker: MARKER, replies: [bash(`${nodeWait(toolMs)}; echo ${TOOL_DONE}`, "slow foreground wait")], then: text("finished") } }),
+    conversation({ main: { marker: MARKER, replies: [bash(`${foregroundWait(toolMs)}; echo ${TOOL_DONE}`, "slow foreground wait")], then: text("finished") } }),
   sessions: [ui],
   steps,
   check: (rec) => checkContinuation(rec, { stream: "main", foregroundPid: sessionOf(rec, ui)?.process?.pid ?? null }),

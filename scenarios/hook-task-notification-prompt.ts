@@ -1,5 +1,5 @@
 // A background task's notification must not reach UserPromptSubmit hooks looking like something a person typed.
-import { bash, choice, conversation, defineScenario, nodeWait, session, start, text, wait, z, type Condition } from "../kit/index.ts";
+import { bash, choice, conversation, defineScenario, foregroundWait, session, start, text, wait, z, type Condition } from "../kit/index.ts";
 import { answeredAndSettled, checkHookPrompts, notificationDeliveries, notReached, resultsOf, type HookFindingId, type Recordings } from "../kit/checkers.ts";
 
 const MARKER = "CCREPRO_HOOKS_3Q";
@@ -43,7 +43,7 @@ export default defineScenario({
         marker: MARKER,
         replies:
           when === "mid-turn"
-            ? [bash("sleep 1; echo BG-done", "background task", { background: true }), bash(`${nodeWait(4000)}; echo fg-done`, "foreground wait")]
+            ? [bash("sleep 1; echo BG-done", "background task", { background: true }), bash(`${foregroundWait(4000)}; echo fg-done`, "foreground wait")]
             : // 4 s leaves the turn (two answered requests and their hooks) time to end first, even on a loaded machine.
               [bash("sleep 4; echo BG-done", "background task", { background: true }), text("Waiting for the background task.")],
         then: text("noted"),

@@ -1,6 +1,6 @@
 // A session stopped while a foreground tool runs, then resumed: does the resumed request still pass the real API,
 // and is the interrupted call kept (with a synthetic result) or erased from the history?
-import { anyOf, bash, choice, conversation, defineScenario, nodeWait, pause, promptAnswered, resultPrinted, resume, send, session, start, stop, text, wait, z, type ReplyInput } from "../kit/index.ts";
+import { anyOf, bash, choice, conversation, defineScenario, foregroundWait, pause, promptAnswered, resultPrinted, resume, send, session, start, stop, text, wait, z, type ReplyInput } from "../kit/index.ts";
 import { checkInterruptedCall, firstToolUse, INTERRUPTED_CALL_FINDINGS, sessionOf } from "../kit/checkers.ts";
 
 const params = z.strictObject({
@@ -29,7 +29,7 @@ const FAULTS: Record<Exclude<Params["fault"], "none">, NonNullable<ReplyInput["f
 };
 
 function toolCallReply(fault: Params["fault"]): ReplyInput {
-  const call = bash(nodeWait(TOOL_MS), "Wait 30 seconds in the foreground");
+  const call = bash(foregroundWait(TOOL_MS), "Wait 30 seconds in the foreground");
   const content = [{ ...call.content![0]!, jsonChunks: 4 }] as ReplyInput["content"];
   return fault === "none" ? { content } : { content, fault: FAULTS[fault], faultTimes: 1 };
 }

@@ -1,7 +1,7 @@
 // root → parent subagent → background child; the parent sends the child a follow-up with SendMessage and keeps
 // working: the child's answer must come back to the parent as a <task-notification>, not to the root or nowhere
 // (anthropics/claude-code#90463 (open), #89042, #81438, #83599).
-import { allOf, anyOf, bash, conversation, defineScenario, nodeWait, quietFor, requestsMade, session, start, stop, subagent, text, toolCall, wait } from "../kit/index.ts";
+import { allOf, anyOf, bash, conversation, defineScenario, foregroundWait, quietFor, requestsMade, session, start, stop, subagent, text, toolCall, wait } from "../kit/index.ts";
 import { finding, notReached, reached, requestsOf, type Recordings } from "../kit/checkers.ts";
 
 const ROOT = "NEST_ROOT_6J";
@@ -31,7 +31,7 @@ export default defineScenario({
       // The parent stays busy (an 8 s foreground command) while the child answers the follow-up.
       sub: {
         marker: PARENT,
-        replies: [subagent(`${CHILD} first task`, "child", { background: true }), toolCall("SendMessage", { to: "{{toolResult:agentId: ([A-Za-z0-9-]+)}}", summary: "follow up", message: `${CHILD} ${FOLLOW_UP} answer again` }), bash(nodeWait(8000), "wait for the child")],
+        replies: [subagent(`${CHILD} first task`, "child", { background: true }), toolCall("SendMessage", { to: "{{toolResult:agentId: ([A-Za-z0-9-]+)}}", summary: "follow up", message: `${CHILD} ${FOLLOW_UP} answer again` }), bash(foregroundWait(8000), "wait for the child")],
         then: text("parent done"),
       },
       child: { marker: CHILD, replies: [text("first answer")], then: text(ANSWER) },

@@ -1,6 +1,6 @@
 // A session sent to the background with `/background`, whose daemon is gone, must resume with `-p --resume ID`,
 // not be refused as "currently running as a background agent" with no process holding it.
-import { allOf, bash, command, conversation, daemonExit, defineScenario, choice, nodeWait, press, print, quietFor, screenWait, session, terminal, text, type, watch, z, type CommandView } from "../kit/index.ts";
+import { allOf, bash, command, conversation, daemonExit, defineScenario, choice, foregroundWait, press, print, quietFor, screenWait, session, terminal, text, type, watch, z, type CommandView } from "../kit/index.ts";
 import { finding, notReached, reached, requestsOf, resultOf, sessionOf, transcriptsOf, turnAnswered } from "../kit/checkers.ts";
 
 const [ui, s2, s3] = [session("ui"), session("s2"), session("s3")];
@@ -43,7 +43,7 @@ export default defineScenario({
   sessions: [ui, s2, s3],
   // The turn runs a short foreground tool, long enough to type `/background` into; whatever follows (the background
   // session's continuation, each resume, which carries the first prompt too) gets the answer.
-  mockScript: () => conversation({ main: { marker: MARKER, replies: [bash(`${nodeWait(8_000)}; echo ${TOOL_DONE}`, "short foreground wait")], then: text("finished") } }),
+  mockScript: () => conversation({ main: { marker: MARKER, replies: [bash(`${foregroundWait(8_000)}; echo ${TOOL_DONE}`, "short foreground wait")], then: text("finished") } }),
   steps: ({ end }) => [
     terminal(ui, { args: ["--session-id", UI_ID] }),
     type(ui, `${MARKER} run the command, then reply with exactly the word: finished`),

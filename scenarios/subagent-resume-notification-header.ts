@@ -1,5 +1,5 @@
 // A background subagent's absorbed <task-notification> must keep its bytes when the idle subagent is resumed.
-import { bash, choice, conversation, count, defineScenario, milliseconds, nodeWait, session, start, subagent, text, toolCall, wait, z, type ReplyInput } from "../kit/index.ts";
+import { bash, choice, conversation, count, defineScenario, milliseconds, foregroundWait, session, start, subagent, text, toolCall, wait, z, type ReplyInput } from "../kit/index.ts";
 import { answeredAndSettled, checkNotificationStability, findBoundaries, notReached, type Recordings } from "../kit/checkers.ts";
 
 const MAIN_MARKER = "CCREPRO_MAIN_7Q";
@@ -21,7 +21,7 @@ type Params = z.output<typeof params>;
 // then the end of the turn. Woken by a task: each turn first starts the next background task, whose completion
 // wakes the idle subagent. Woken by SendMessage: the turn just ends and the main session sends it a message.
 function subagentReplies({ resumes, resumeBy }: Params): ReplyInput[] {
-  const replies = [bash("sleep 1; echo T1-done", "T1 background", { background: true }), bash(`${nodeWait(5000)}; echo fg-done`, "foreground wait")];
+  const replies = [bash("sleep 1; echo T1-done", "T1 background", { background: true }), bash(`${foregroundWait(5000)}; echo fg-done`, "foreground wait")];
   for (let n = 2; n <= resumes + 1; n += 1) {
     if (resumeBy === "task") replies.push(bash(`sleep 3; echo T${n}-done`, `T${n} background`, { background: true }));
     replies.push(text(resumeBy === "task" ? `Waiting for T${n} to finish.` : "Waiting for a message."));
