@@ -1,4 +1,10 @@
-#!/usr/bin/env node
+#!/bin/sh
+":" //; exec node --no-memory-reducer "$0" "$@"
+// The two lines above are shell and JavaScript at once: run as a program (npx, the package's bin link) the shell
+// starts node with a V8 flag, which `#!/usr/bin/env node` cannot pass portably; read by node they are a string and a
+// comment. V8's memory reducer runs full collections some 8 s after start-up's first one, while a run waits on claude:
+// ~70 ms of CPU per run, for memory the process gives back when it exits (docs/startup.md). Only the command line
+// turns it off: v8.setFlagsFromString once node runs does not. `node bin/ccrepro.mjs` runs the same, with the reducer.
 // Entry point: the compiled CLI, bundled in dist/bundle/ (npm's `prepare` builds it; an installed package ships it). Without a
 // build, or in a checkout whose sources changed since it, the TypeScript sources run through tsx instead.
 import fs from "node:fs";

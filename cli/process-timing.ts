@@ -55,3 +55,11 @@ export function timeProcess(command: string, args: string[], { env = process.env
     });
   });
 }
+
+// The entry this ccrepro was started from (bin/ccrepro.mjs), run as a program the way npx and the package's bin link
+// run it: through its shell header, with the V8 flags that header passes, not as `node <entry>`.
+export function timeCcrepro(args: string[], options: TimeOptions = {}): Promise<ProcessTiming> {
+  const entry = process.argv[1];
+  if (!entry) throw new Error("no entry script: the benches run from the ccrepro command");
+  return timeProcess(entry, args, options);
+}

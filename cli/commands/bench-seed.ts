@@ -12,7 +12,7 @@ import { UserError } from "../../core/errors.ts";
 import { median } from "../../core/statistics.ts";
 import type { CliContext } from "../context.ts";
 import { wholeNumber, positiveNumber } from "../numbers.ts";
-import { seconds, timeProcess, type ProcessTiming } from "../process-timing.ts";
+import { seconds, timeCcrepro, timeProcess, type ProcessTiming } from "../process-timing.ts";
 
 const SCENARIO = "subagent-resume-notification-header";
 const HARNESS = fileURLToPath(new URL("../../scripts/seed-shape/harness.sh", import.meta.url));
@@ -48,7 +48,6 @@ export function registerBenchSeedCommand(program: Command, ctx: CliContext): voi
       if (versions.length === 0) throw new UserError("--claude names no release: give one or more, e.g. --claude 2.1.281,2.1.332", "BAD_ARGUMENT");
       requirePython();
       const { resolveClaude } = await import("../../releases/resolve.ts");
-      const bin = process.argv[1] ?? "";
       const abort = ctx.interruptSignal();
       const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-bench-seed-"));
       let worst = 0;
@@ -62,7 +61,7 @@ export function registerBenchSeedCommand(program: Command, ctx: CliContext): voi
             const timing =
               side === "seed"
                 ? await timeProcess("bash", [HARNESS, path.join(scratch, `${version}-${pair}`), ...seedCommand], { env: { ...process.env, HOLD: String(options.hold) }, ownGroup: true })
-                : await timeProcess(process.execPath, [bin, "run", SCENARIO, "--claude", version, "--runs-dir", path.resolve(options.runsDir)]);
+                : await timeCcrepro(["run", SCENARIO, "--claude", version, "--runs-dir", path.resolve(options.runsDir)]);
             sides[side].wall.push(timing.wallMs);
             if (timing.cpuMs !== null) sides[side].cpu.push(timing.cpuMs);
             sides[side].verdicts.push(verdictOf(timing));

@@ -9,16 +9,15 @@ import type { CheckResult } from "../../core/verdict.ts";
 import type { CliContext } from "../context.ts";
 import { withRunOptions } from "../params.ts";
 import { wholeNumber, positiveNumber } from "../numbers.ts";
-import { seconds, timeProcess, type ProcessTiming } from "../process-timing.ts";
+import { seconds, timeCcrepro, timeProcess, type ProcessTiming } from "../process-timing.ts";
 
-const BIN = process.argv[1] ?? "";
 
 // `ccrepro --help` and `node -e 0` in turn, pair by pair, so a machine's drift moves both alike.
 async function startupRatio(ctx: CliContext, pairs: number): Promise<void> {
   const ratios: number[] = [];
   const cpus: number[] = [];
   for (let i = 0; i < pairs; i += 1) {
-    const help = await timeProcess(process.execPath, [BIN, "--help"]);
+    const help = await timeCcrepro(["--help"]);
     const bare = await timeProcess(process.execPath, ["-e", "0"]);
     if (help.cpuMs === null || bare.cpuMs === null) {
       ctx.print("start-up: no CPU accounting on this system");
@@ -46,7 +45,7 @@ async function benchRun(word: string, claude: string, params: Record<string, str
   const { runLayout } = await import("../../harness/run-layout.ts");
   const phases = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-bench-")), "phases");
   const paramArgs = Object.entries(params).flatMap(([k, v]) => ["--param", `${k}=${v}`]);
-  const whole = await timeProcess(process.execPath, [BIN, "run", word, "--claude", claude, "--json", "--runs-dir", runsDir, ...paramArgs, ...drive], { env: { ...process.env, [PHASES_ENV]: phases } });
+  const whole = await timeCcrepro(["run", word, "--claude", claude, "--json", "--runs-dir", runsDir, ...paramArgs, ...drive], { env: { ...process.env, [PHASES_ENV]: phases } });
   const marks = readPhases(fs.existsSync(phases) ? fs.readFileSync(phases, "utf8") : "");
   fs.rmSync(path.dirname(phases), { recursive: true, force: true });
   const last = whole.stdout.trim().split("\n").at(-1) ?? "";

@@ -1,6 +1,5 @@
 // `ccrepro run`: one scenario against one binary, repeated if asked; exit code from the verdict.
 import path from "node:path";
-import v8 from "node:v8";
 import { Option, type Command } from "commander";
 import { UserError } from "../../core/errors.ts";
 import { markPhase } from "../../core/phases.ts";
@@ -27,9 +26,6 @@ export function registerRunCommand(program: Command, ctx: CliContext): void {
     .option("--record-api <file>", "also record the run's API traffic into this recording file (as `ccrepro record` does), for `ccrepro import`")
     .addOption(new Option("--exit-codes <style>", "exit code convention").choices(["verdict", "git-bisect"]).default("verdict"))
     .action(async (name: string, options) => {
-      // V8 shrinks an idle heap with full collections, three of them while a run waits on claude: some 100 ms of CPU
-      // per run, main thread and helpers (docs/startup.md), for memory the process gives back when it exits seconds later.
-      v8.setFlagsFromString("--no-memory-reducer");
       const scenario = await ctx.scenarioNamed(name);
       markPhase("scenario-loaded");
       const params = parseScenarioParams(scenario, options.param);
