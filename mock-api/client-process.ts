@@ -33,10 +33,9 @@ function socketInode(clientPort: number, serverPort: number): string | null {
 
 function holderOf(inode: string): number | null {
   const link = `socket:[${inode}]`;
-  // Newest first: the client is almost always a process the run started moments ago, and every process passed costs
-  // a readlink per open fd. Pids wrap, so this orders the search; it never skips a process.
-  const pids = fs.readdirSync("/proc").map(Number).filter((pid) => Number.isInteger(pid) && pid !== process.pid);
-  for (const pid of pids.sort((a, b) => b - a)) {
+  for (const entry of fs.readdirSync("/proc")) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
     let fds: string[];
     try {
       fds = fs.readdirSync(`/proc/${pid}/fd`);
