@@ -33,6 +33,8 @@ function socketInode(clientPort: number, serverPort: number): string | null {
 
 function holderOf(inode: string): number | null {
   const link = `socket:[${inode}]`;
+  // Lowest pid first, and the first holder wins: a child claude starts inherits the API socket, so two processes can
+  // hold it, and the client is the older one. (Newest-first is cheaper and names the child: docs/startup.md.)
   for (const entry of fs.readdirSync("/proc")) {
     const pid = Number(entry);
     if (!Number.isInteger(pid) || pid === process.pid) continue;
