@@ -1,6 +1,6 @@
 #!/bin/sh
 ":" //; exec node --no-memory-reducer "$0" "$@"
-// The two lines above are shell and JavaScript at once: run as a program (npx, the package's bin link) the shell
+// The two lines above are shell and JavaScript at once: run as a program (the package's bin link, as npx and npm scripts reach it) the shell
 // starts node with a V8 flag, which `#!/usr/bin/env node` cannot pass portably; read by node they are a string and a
 // comment. V8's memory reducer runs full collections some 8 s after start-up's first one, while a run waits on claude:
 // ~70 ms of CPU per run, for memory the process gives back when it exits (docs/startup.md). Only the command line

@@ -56,10 +56,11 @@ export function timeProcess(command: string, args: string[], { env = process.env
   });
 }
 
-// The entry this ccrepro was started from (bin/ccrepro.mjs), run as a program the way npx and the package's bin link
-// run it: through its shell header, with the V8 flags that header passes, not as `node <entry>`.
+// The entry this ccrepro was started from (bin/ccrepro.mjs), with the V8 flag its shell header passes when npm's bin
+// link runs it as a program (test/cli/entry-header.test.ts). Run with this process's own node, not PATH's, so the
+// start-up ratio compares one runtime with itself.
 export function timeCcrepro(args: string[], options: TimeOptions = {}): Promise<ProcessTiming> {
   const entry = process.argv[1];
   if (!entry) throw new Error("no entry script: the benches run from the ccrepro command");
-  return timeProcess(entry, args, options);
+  return timeProcess(process.execPath, ["--no-memory-reducer", entry, ...args], options);
 }

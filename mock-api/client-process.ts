@@ -35,9 +35,9 @@ function holderOf(inode: string): number | null {
   const link = `socket:[${inode}]`;
   // Lowest pid first, and the first holder wins: a child claude starts inherits the API socket, so two processes can
   // hold it, and the client is the older one. (Newest-first is cheaper and names the child: docs/startup.md.)
-  for (const entry of fs.readdirSync("/proc")) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid) || pid === process.pid) continue;
+  // readdir lists /proc as text ("10012" before "9876"): sorted as numbers here.
+  const pids = fs.readdirSync("/proc").map(Number).filter((pid) => Number.isInteger(pid) && pid !== process.pid);
+  for (const pid of pids.sort((a, b) => a - b)) {
     let fds: string[];
     try {
       fds = fs.readdirSync(`/proc/${pid}/fd`);

@@ -11,7 +11,6 @@ import { withRunOptions } from "../params.ts";
 import { wholeNumber, positiveNumber } from "../numbers.ts";
 import { seconds, timeCcrepro, timeProcess, type ProcessTiming } from "../process-timing.ts";
 
-
 // `ccrepro --help` and `node -e 0` in turn, pair by pair, so a machine's drift moves both alike.
 async function startupRatio(ctx: CliContext, pairs: number): Promise<void> {
   const ratios: number[] = [];
@@ -19,6 +18,8 @@ async function startupRatio(ctx: CliContext, pairs: number): Promise<void> {
   for (let i = 0; i < pairs; i += 1) {
     const help = await timeCcrepro(["--help"]);
     const bare = await timeProcess(process.execPath, ["-e", "0"]);
+    // A --help that failed would time nothing worth a ratio.
+    if (help.code !== 0 || !help.stdout.startsWith("Usage:")) throw new Error(`ccrepro --help exited ${help.code} without its usage: the start-up ratio is not measured`);
     if (help.cpuMs === null || bare.cpuMs === null) {
       ctx.print("start-up: no CPU accounting on this system");
       return;
