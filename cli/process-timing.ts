@@ -2,6 +2,7 @@
 // the process and every descendant it waited for. The benches' one stopwatch.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
 
 /** A bench's duration: seconds to the hundredth, or a dash where it was not measured. */
 export const seconds = (ms: number | null) => (ms === null ? "—" : `${(ms / 1000).toFixed(2)} s`);
@@ -56,11 +57,11 @@ export function timeProcess(command: string, args: string[], { env = process.env
   });
 }
 
-// The entry this ccrepro was started from (bin/ccrepro.mjs), with the V8 flag its shell header passes when npm's bin
-// link runs it as a program (test/cli/entry-header.test.ts). Run with this process's own node, not PATH's, so the
-// start-up ratio compares one runtime with itself.
-export function timeCcrepro(args: string[], options: TimeOptions = {}): Promise<ProcessTiming> {
+// The entry this ccrepro was started from (bin/ccrepro.mjs), run as a program the way npm's bin link runs it: through
+// its shell header, with the V8 flags the header passes. This process's node comes first on the PATH the header
+// searches, so the start-up ratio compares one runtime with itself.
+export function timeCcrepro(args: string[], { env = process.env, ...options }: TimeOptions = {}): Promise<ProcessTiming> {
   const entry = process.argv[1];
-  if (!entry) throw new Error("no entry script: the benches run from the ccrepro command");
-  return timeProcess(process.execPath, ["--no-memory-reducer", entry, ...args], options);
+  if (!entry) throw new Error("no entry script to time: start the bench as `ccrepro bench` (bin/ccrepro.mjs), not from another program");
+  return timeProcess(entry, args, { ...options, env: { ...env, PATH: [path.dirname(process.execPath), env.PATH].filter(Boolean).join(path.delimiter) } });
 }

@@ -19,7 +19,9 @@ async function startupRatio(ctx: CliContext, pairs: number): Promise<void> {
     const help = await timeCcrepro(["--help"]);
     const bare = await timeProcess(process.execPath, ["-e", "0"]);
     // A --help that failed would time nothing worth a ratio.
-    if (help.code !== 0 || !help.stdout.startsWith("Usage:")) throw new Error(`ccrepro --help exited ${help.code} without its usage: the start-up ratio is not measured`);
+    if (help.code !== 0 || !help.stdout.startsWith("Usage:")) {
+      throw new Error(`ccrepro --help exited ${help.code} without printing its usage, so there is no start-up to time: run \`${process.argv[1]} --help\` to see why`);
+    }
     if (help.cpuMs === null || bare.cpuMs === null) {
       ctx.print("start-up: no CPU accounting on this system");
       return;
