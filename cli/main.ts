@@ -6,6 +6,7 @@ import { Command, CommanderError } from "commander";
 import { describeUserError, UserError } from "../core/errors.ts";
 import { markPhase } from "../core/phases.ts";
 import { createCliContext, type CliContext } from "./context.ts";
+import { NO_REAP_VAR } from "../harness/processes.ts";
 
 // Usage and input errors (unknown scenario or version, bad parameter, busy port) and ccrepro's own crashes exit 3,
 // like a harness ERROR: no verdict about the binary was reached. Never 1, which means RED.
@@ -53,6 +54,11 @@ const BUILT_HELP = new URL("./help.txt", import.meta.url);
 function newProgram(): Command {
   return new Command("ccrepro")
     .description("Reproduce Claude Code CLI bugs black-box against a scripted Messages API.")
+    .option("--no-reap", `do not end other runs' orphaned processes before a run (also ${NO_REAP_VAR}=1); \`ccrepro doctor\` still reaps when asked`)
+    // One owner for the setting: the environment variable, which this option sets for the command it precedes.
+    .hook("preAction", (root) => {
+      if ((root.opts() as { reap?: boolean }).reap === false) process.env[NO_REAP_VAR] = "1";
+    })
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 }

@@ -2,6 +2,7 @@
 // each recorded process (a `-p` turn, a headless session, a `--resume`) as far as its argv and first request show it.
 import type { Recording, RecordedExchange, RecordedProcess } from "../mock-api/recording.ts";
 import { bodyBytes } from "../mock-api/recording.ts";
+import { codeLiteral as literal } from "../core/code-literal.ts";
 
 // The flags the harness passes itself (harness/isolation.ts), with and without a value: never repeated in `args`.
 const HARNESS_VALUE_FLAGS = new Set(["--output-format", "--input-format", "--setting-sources", "--debug-file", "--permission-mode", "--settings", "--resume", "-r", "--session-id"]);
@@ -95,11 +96,10 @@ function planProcess(process: RecordedProcess, index: number, exchanges: readonl
   return plan;
 }
 
-const literal = (text: string) => JSON.stringify(text);
 
 function stepLines(plan: ProcessPlan): string[] {
   const lines: string[] = [];
-  const args = plan.args.length > 0 ? `, args: ${JSON.stringify(plan.args)}` : "";
+  const args = plan.args.length > 0 ? `, args: ${literal(plan.args)}` : "";
   if (plan.resumeGuessed) lines.push(`    // The recording does not show which session ${plan.session} resumed: the one before it is assumed.`);
   if (plan.prompt === null) lines.push(`    // The recording shows no prompt for ${plan.session}: fill it in.`);
   const prompt = literal(plan.prompt ?? "FILL IN the prompt");
@@ -148,7 +148,7 @@ export function scenarioFromRecording(recording: Recording, options: { name: str
   const anyResume = plans.some((p) => p.resumeOf !== null);
   const needs = allPrint ? [`"stream-json-output"`, ...(anyResume ? [`"resume"`] : [])] : null;
   const text = [
-    `// Imported by \`ccrepro import\` from ${options.from} (recorded ${recording.recordedAt}): ${plans.length} process(es), ${messages.length} Messages request(s).`,
+    `// Imported by \`ccrepro import\` from ${literal(options.from)} (recorded ${literal(recording.recordedAt)}): ${plans.length} process(es), ${messages.length} Messages request(s).`,
     `// The mock replays the recorded replies, each matched to a request by content; the check starts as replay fidelity.`,
     `import { ${[...kit].sort().join(", ")} } from "ccrepro";`,
     `import { replayFidelity } from "ccrepro/checkers";`,

@@ -1,6 +1,7 @@
 // `ccrepro import <session>.jsonl`: a Claude Code transcript turned into a scenario file's text, for a user who did not
 // record. The assistant turns become the mock's replies by step; the typed prompts become `-p` turns, each resuming the last.
 import { UserError } from "../core/errors.ts";
+import { codeLiteral as literal } from "../core/code-literal.ts";
 
 interface Entry {
   type?: string;
@@ -62,14 +63,13 @@ export function readTranscript(file: string, text: string): TranscriptTurns {
   return { prompts, replies };
 }
 
-const literal = (value: unknown) => JSON.stringify(value);
 
 export function scenarioFromTranscript(turns: TranscriptTurns, options: { name: string; from: string }): string {
   const sessions = turns.prompts.map((_, i) => `s${i + 1}`);
   // The first prompt's opening words find the conversation's requests among the side calls (titles, quota checks).
   const marker = turns.prompts[0]!.trim().slice(0, 40);
   return [
-    `// Imported by \`ccrepro import\` from the transcript ${options.from}: ${turns.prompts.length} prompt(s), ${turns.replies.length} assistant turn(s).`,
+    `// Imported by \`ccrepro import\` from the transcript ${literal(options.from)}: ${turns.prompts.length} prompt(s), ${turns.replies.length} assistant turn(s).`,
     `// The mock answers the conversation's requests with the transcript's assistant turns, by step; side calls get "ok".`,
     `import { conversation, defineScenario, print, session, text } from "ccrepro";`,
     `import { notReached, reached, requestsOf, resultOf } from "ccrepro/checkers";`,

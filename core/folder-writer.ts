@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { UserError } from "./errors.ts";
-import { ownerAlive, ownerPid, ownerToken } from "./process-owner.ts";
+import { ownerPid, ownerState, ownerToken, whyOwnerUnknown } from "./process-owner.ts";
 
 export const WRITER_FILE = ".writer";
 
@@ -38,15 +38,16 @@ export function claimFolder(dir: string, what: string, note: (line: string) => v
       if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 2) throw error;
     }
     const held = readClaim(file);
-    if (held && !ownerAlive(held.owner)) {
+    if (held && ownerState(held.owner) === "gone") {
       note(`ccrepro: ${dir} was being written by pid ${ownerPid(held.owner)} (${held.what}), which is gone; this one carries on from its files`);
       fs.rmSync(file, { force: true });
       continue;
     }
-    const whom = held ? `pid ${ownerPid(held.owner)} (${held.what}, since ${held.since})` : `a process that left ${file} unreadable`;
+    const unknown = held ? whyOwnerUnknown(held.owner) : null;
+    const whom = held ? `pid ${ownerPid(held.owner)} (${held.what}, since ${held.since}${unknown ? `; whether it still runs cannot be told from here: ${unknown}` : ""})` : `a process that left ${file} unreadable`;
     throw new UserError(
       `${dir} is being written by ${whom}; one folder has one writer: wait for it to finish (this command then resumes from its results), ` +
-        `or pass another --out${held ? "" : `; if no ccrepro is running, delete ${file}`}`,
+        `or pass another --out${held && !unknown ? "" : `; if no ccrepro is writing it, delete ${file}`}`,
       "OUT_IN_USE",
     );
   }

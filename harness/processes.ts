@@ -1,7 +1,7 @@
 // Finding and ending every process a run started: by process group, and by the run marker in their environment.
 import fs from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
-import { ownerAlive, ownerPid, ownerToken } from "../core/process-owner.ts";
+import { ownerPid, ownerState, ownerToken, pidNamespaceOf, whyOwnerUnknown } from "../core/process-owner.ts";
 export { ownerToken };
 
 // Pids whose initial environment carries NAME=VALUE. Processes that detach (setsid, daemons) keep it.
@@ -81,17 +81,18 @@ export interface ReapReport {
 }
 
 // SIGKILLs the given process groups and every marked process (and its group) until none is left or the deadline passes.
-export async function reapRun(marker: { name: string; value: string }, groups: number[], deadlineMs = 10_000): Promise<ReapReport> {
+// `only` narrows the marked processes it may end (the orphan reap: this user's, in this pid namespace).
+export async function reapRun(marker: { name: string; value: string }, groups: number[], deadlineMs = 10_000, only: (pid: number) => boolean = () => true): Promise<ReapReport> {
   for (const pid of groups) signalGroup(pid, "SIGKILL");
   const killed = new Set<number>();
   const deadline = Date.now() + deadlineMs;
   for (;;) {
     const scan = scanMarked(marker.name, marker.value);
-    let alive = scan.marked;
+    let alive = scan.marked.filter(only);
     if (alive.length === 0 && scan.unsure.length > 0) {
       // Look again at the ones that read empty: one that was exec'ing now shows its environment.
       await delay(20);
-      alive = scanMarked(marker.name, marker.value, scan.unsure).marked;
+      alive = scanMarked(marker.name, marker.value, scan.unsure).marked.filter(only);
     }
     if (alive.length === 0) return { killed: [...killed], survivors: [] };
     if (Date.now() > deadline) return { killed: [...killed], survivors: alive };
@@ -124,28 +125,91 @@ function environOf(pid: number): Map<string, string> | null {
 
 export interface OrphanReap {
   runId: string;
+  // The dead owner's pid, and why it counts as dead.
   owner: string;
+  why: string;
   killed: number[];
   survivors: number[];
 }
 
-// Ends the processes of every run whose ccrepro is gone (killed with SIGKILL, or crashed): each carries the run's
-// marker and its owner; a run whose owner is alive, or a process without an owner (runs of older ccrepro versions,
-// tests), is left alone.
-export async function reapOrphanedRuns(markerName: string): Promise<OrphanReap[]> {
-  const orphaned = new Map<string, string>();
+// Marked processes the orphan reap leaves alone, whatever their marker says, and why (for doctor's listing).
+export interface LeftAlone {
+  runId: string;
+  pids: number[];
+  why: string;
+}
+
+export interface OrphanScan {
+  // Runs whose every process here is provably this user's and whose owner is provably gone.
+  orphans: { runId: string; owner: string; why: string; pids: number[] }[];
+  leftAlone: LeftAlone[];
+}
+
+// The automatic reap before each run is off with CCREPRO_NO_REAP=1 (the top-level `--no-reap` sets it);
+// `ccrepro doctor` still reaps when asked.
+export const NO_REAP_VAR = "CCREPRO_NO_REAP";
+export function automaticReapEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = env[NO_REAP_VAR];
+  return value === undefined || value === "" || value === "0";
+}
+
+function uidOf(pid: number): number | null {
+  try {
+    return fs.statSync(`/proc/${pid}`).uid;
+  } catch {
+    return null;
+  }
+}
+
+// Why a marked process is not this ccrepro's to end, or null when it may be: it must be of this uid and in this
+// pid namespace, seen through a /proc of this namespace.
+function whyNotOurs(pid: number): string | null {
+  const uid = process.getuid?.();
+  if (uid === undefined || uidOf(pid) !== uid) return "it belongs to another user";
+  const own = pidNamespaceOf("self");
+  if (own === null || pidNamespaceOf(pid) !== own) return "it is in another pid namespace (a container, or unshare)";
+  return null;
+}
+
+// Which runs left processes behind when their ccrepro died, and which marked processes are not provably ours.
+// Reaps nothing.
+export function scanOrphanedRuns(markerName: string): OrphanScan {
+  const scan: OrphanScan = { orphans: [], leftAlone: [] };
+  if (!fs.existsSync("/proc/self/stat")) return scan;
+  const byRun = new Map<string, { owner: string; pids: number[]; notOurs: string | null }>();
   for (const entry of fs.readdirSync("/proc")) {
     const pid = Number(entry);
     if (!Number.isInteger(pid) || pid === process.pid) continue;
     const vars = environOf(pid);
     const runId = vars?.get(markerName);
     const owner = vars?.get(RUN_OWNER_VAR);
-    if (runId && owner && !orphaned.has(runId) && !ownerAlive(owner) && !isZombie(pid)) orphaned.set(runId, owner);
+    // A process without an owner (runs of older ccrepro versions, tests) is never a candidate.
+    if (!runId || !owner || isZombie(pid)) continue;
+    const run = byRun.get(runId) ?? { owner, pids: [], notOurs: null };
+    run.pids.push(pid);
+    run.notOurs ??= whyNotOurs(pid);
+    byRun.set(runId, run);
   }
+  for (const [runId, run] of byRun) {
+    const unknown = run.notOurs ?? whyOwnerUnknown(run.owner);
+    if (unknown !== null) {
+      scan.leftAlone.push({ runId, pids: run.pids, why: unknown });
+      continue;
+    }
+    const state = ownerState(run.owner);
+    if (state === "gone") scan.orphans.push({ runId, owner: ownerPid(run.owner), why: `its ccrepro (pid ${ownerPid(run.owner)}) is gone from this pid namespace`, pids: run.pids });
+  }
+  return scan;
+}
+
+// Ends the processes of every run whose ccrepro is gone (killed with SIGKILL, or crashed). Only what is provably
+// orphaned and provably this user's: see scanOrphanedRuns. A run whose owner is alive, or cannot be judged from
+// here, is left alone.
+export async function reapOrphanedRuns(markerName: string): Promise<OrphanReap[]> {
   const reaped: OrphanReap[] = [];
-  for (const [runId, owner] of orphaned) {
-    const report = await reapRun({ name: markerName, value: runId }, [], 5_000);
-    reaped.push({ runId, owner: ownerPid(owner), ...report });
+  for (const orphan of scanOrphanedRuns(markerName).orphans) {
+    const report = await reapRun({ name: markerName, value: orphan.runId }, [], 5_000, (pid) => whyNotOurs(pid) === null);
+    reaped.push({ runId: orphan.runId, owner: orphan.owner, why: orphan.why, ...report });
   }
   return reaped;
 }

@@ -17,7 +17,7 @@ import { mcpServersProblem, writeMcpConfig } from "./mcp-servers.ts";
 import { buildEnvironment, choosePermissions, chooseSessionSettings, RUN_MARKER_VAR, seedConfig } from "./isolation.ts";
 import { LiveRecordings } from "./live-recordings.ts";
 import { startOutboundTrap, type OutboundTrap } from "./outbound-trap.ts";
-import { describeOrphanReap, reapOrphanedRuns, reapRun } from "./processes.ts";
+import { automaticReapEnabled, describeOrphanReap, reapOrphanedRuns, reapRun } from "./processes.ts";
 import { startWatchdog } from "./watchdog.ts";
 import { sha256OfUnchangedFile } from "../releases/binary-info.ts";
 import { abortOnUncaught, describeDiskFault, isDiskFault, tolerateDiskFault } from "./record-faults.ts";
@@ -107,7 +107,9 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
   fs.mkdirSync(layout.hooksDir, { recursive: true });
   const progress = options.onProgress ?? (() => undefined);
   // What a run killed before its cleanup left running (its ccrepro gone) ends now, and the user is told.
-  for (const orphan of await reapOrphanedRuns(RUN_MARKER_VAR)) progress(describeOrphanReap(orphan));
+  // Only what is provably an orphan of this user's, in this pid namespace (issue 41); off with CCREPRO_NO_REAP=1.
+  const reapedOrphans = automaticReapEnabled() ? await reapOrphanedRuns(RUN_MARKER_VAR) : null;
+  for (const orphan of reapedOrphans ?? []) progress(describeOrphanReap(orphan));
   const script = mockScriptSchema.parse(plan.script);
   const permissions = choosePermissions(probe, process.getuid?.() === 0, plan.permissions);
   const hookEvents = plan.hooks ? (plan.hooks.events === "all" ? probe.hookEvents : plan.hooks.events) : [];
@@ -144,7 +146,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
       hookAnswers,
     },
     ...(mcpServers.length > 0 ? { mcpServers } : {}),
-    processes: { killedAtEnd: 0, survivors: [], outsideRemoved: [] },
+    processes: { killedAtEnd: 0, survivors: [], outsideRemoved: [], orphansReaped: reapedOrphans },
     hooks: { calls: 0, medianMs: null, maxMs: null },
     harnessError: null,
     recordingComplete: false,
@@ -282,6 +284,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
       progress(`could not write the terminal recordings (.cast): ${(error as Error).message}`);
     }
     record.processes = {
+      ...record.processes,
       killedAtEnd: reap.killed.length,
       survivors: reap.survivors,
       outsideRemoved: [...(daemonDir.existed ? [daemonDir.dir] : []), ...socketsRemoved],

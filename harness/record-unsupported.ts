@@ -47,7 +47,7 @@ export function recordUnsupportedRun(run: UnsupportedRun): { runDir: string; rec
     steps: [],
     sessions: [],
     outbound: { attempts: 0, forwardedToMock: 0 },
-    processes: { killedAtEnd: 0, survivors: [], outsideRemoved: [] },
+    processes: { killedAtEnd: 0, survivors: [], outsideRemoved: [], orphansReaped: [] },
     hooks: { calls: 0, medianMs: null, maxMs: null },
     harnessError: null,
     recordingComplete: true,

@@ -111,6 +111,12 @@ export const runRecordSchema = z.object({
     survivors: z.array(z.number().int()),
     // What the run's processes left outside the run directory (daemon socket dirs, per-process sockets), now removed.
     outsideRemoved: z.array(z.string()).default([]),
+    // What this run's ccrepro ended before it started: processes of other runs whose ccrepro is provably gone (same
+    // user, same pid namespace), each with why; null when the automatic reap was off (CCREPRO_NO_REAP=1, --no-reap).
+    orphansReaped: z
+      .array(z.object({ runId: z.string(), owner: z.string(), why: z.string(), killed: z.array(z.number().int()), survivors: z.array(z.number().int()) }))
+      .nullable()
+      .default([]),
   }),
   hooks: z.object({ calls: z.number().int(), medianMs: z.number().nullable(), maxMs: z.number().nullable() }),
   // A failure of the harness itself (not of the binary): makes the verdict ERROR.

@@ -5,7 +5,7 @@ import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import lockfile from "proper-lockfile";
-import { ownerAlive, ownerPid, ownerToken } from "../core/process-owner.ts";
+import { ownerPid, ownerState, ownerToken } from "../core/process-owner.ts";
 import * as semver from "./semver-functions.ts";
 import { z } from "zod";
 import { sha256File } from "./binary-info.ts";
@@ -229,7 +229,7 @@ function clearDeadLock(lockfilePath: string, note: (line: string) => void): bool
   if (!stat) return false;
   const holder = readOwner(lockfilePath);
   const notALock = !stat.isDirectory();
-  if (!notALock && (!holder || ownerAlive(holder.owner))) return false;
+  if (!notALock && (!holder || ownerState(holder.owner) !== "gone")) return false;
   fs.rmSync(lockfilePath, { recursive: true, force: true });
   fs.rmSync(ownerFile(lockfilePath), { force: true });
   note(notALock ? `ccrepro: removed ${lockfilePath}, which is not a lock (a file), and took the lock` : `ccrepro: took over the cache lock ${lockfilePath}: its owner, ${describeHolder(holder)}, is gone`);

@@ -70,7 +70,7 @@ describe("the recording proxy", () => {
 });
 
 describe("a recording on disk", () => {
-  const minimal: Recording = { format: "ccrepro-recording", version: 1, recordedAt: "x", upstream: "u", command: null, processes: [], exchanges: [] };
+  const minimal: Recording = { format: "ccrepro-recording", version: 1, recordedAt: "2026-12-01T22:00:00.000Z", upstream: "u", command: null, processes: [], exchanges: [] };
 
   it("fails closed on a key-shaped string the redaction did not know, naming the file and the field, and deletes the file", () => {
     const file = path.join(tmp(), "recording.json");

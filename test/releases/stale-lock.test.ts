@@ -12,10 +12,11 @@ import { withVersionLock } from "../../releases/release-cache.ts";
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-lock-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-// The token of a process that has exited: its pid with a start time no live process has.
+// The token of a process that has exited: its pid with a start time no live process has, in this pid namespace and boot.
 function deadOwner(): string {
   const child = spawnSync("true");
-  return `${child.pid}:1`;
+  const [, , namespace, boot] = ownerToken().split(":");
+  return `${child.pid}:1:${namespace}:${boot}`;
 }
 
 function lockOf(cache: string, version: string): string {
@@ -68,6 +69,6 @@ describe("the cache's version lock", { timeout: 20_000 }, () => {
     await withVersionLock(cache, "9.9.3", { wait: true }, async () => {
       await expect(withVersionLock(cache, "9.9.3", { wait: false }, async () => "no")).rejects.toThrow(`is held by pid ${process.pid}`);
     });
-    expect(ownerToken()).toMatch(/^\d+:\d+$/);
+    expect(ownerToken()).toMatch(/^\d+:\d+:\d+:[0-9a-f-]+$/);
   });
 });

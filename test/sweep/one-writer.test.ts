@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { ownerToken } from "../../core/process-owner.ts";
 import { afterAll, describe, expect, it } from "vitest";
 import { WRITER_FILE } from "../../core/folder-writer.ts";
 import type { CheckResult } from "../../core/verdict.ts";
@@ -55,10 +56,23 @@ describe("two sweeps into one --out", () => {
   it("a claim left by a sweep that died is taken over", async () => {
     const out = path.join(tmp, "dead");
     fs.mkdirSync(out, { recursive: true });
-    fs.writeFileSync(path.join(out, WRITER_FILE), JSON.stringify({ owner: "999999999:1", what: "ccrepro sweep", since: "2026-12-01T00:00:00.000Z" }));
+    const [, , namespace, boot] = ownerToken().split(":");
+    fs.writeFileSync(path.join(out, WRITER_FILE), JSON.stringify({ owner: `999999999:1:${namespace}:${boot}`, what: "ccrepro sweep", since: "2026-12-01T00:00:00.000Z" }));
     const ran: string[] = [];
     const done = await sweep(out, standIn(out, ran, 1));
     expect(ran).toEqual(VERSIONS);
     expect(done.file.results).toHaveLength(VERSIONS.length);
+  });
+
+  it("a claim whose owner cannot be judged from here (another pid namespace, an older ccrepro's token) is not taken over", async () => {
+    const [, , , boot] = ownerToken().split(":");
+    for (const [name, owner] of [["other-namespace", `999999999:1:1:${boot}`], ["legacy", "999999999:1"]] as const) {
+      const out = path.join(tmp, name);
+      fs.mkdirSync(out, { recursive: true });
+      fs.writeFileSync(path.join(out, WRITER_FILE), JSON.stringify({ owner, what: "ccrepro sweep", since: "2026-12-01T00:00:00.000Z" }));
+      const ran: string[] = [];
+      await expect(sweep(out, standIn(out, ran, 1))).rejects.toThrow(/whether it still runs cannot be told from here: .*; if no ccrepro is writing it, delete /);
+      expect(ran).toEqual([]);
+    }
   });
 });

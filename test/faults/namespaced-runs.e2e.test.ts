@@ -1,0 +1,107 @@
+// Two runs at once on one machine, one of them inside its own pid namespace, as a container's is (issue 41, item 1):
+// `unshare --pid --fork --mount-proc` on one side, a plain run on the other, both on 2.1.332 (cached). The run inside
+// is under way (its claude and the `sleep` of a foreground tool call up) when the run outside starts and makes its
+// pre-run reap. Each run gives its known verdict (GREEN: the model's final "ok" printed after the tool call), neither's
+// run.json lists the other among what it ended, and the outside `doctor --dry-run` says why it leaves the inside run
+// alone. Before the fix, the outside reap SIGKILLed the inside run's processes: their owner's pid is the namespace's.
+// Needs root (CI is) for the namespace; a user without it skips with the reason.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import { execa } from "execa";
+import { afterAll, describe, expect, it } from "vitest";
+import { E2E_TIMEOUT_MS } from "../e2e-run.ts";
+import { RUN_MARKER_VAR } from "../../harness/isolation.ts";
+import { findMarkedProcesses, reapRun } from "../../harness/processes.ts";
+import { readRunRecord } from "../../harness/run-record.ts";
+
+const CLI = path.resolve(import.meta.dirname, "../../bin/ccrepro.mjs");
+const folder = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-namespaced-"));
+const runIds: string[] = [];
+afterAll(async () => {
+  for (const id of runIds) await reapRun({ name: RUN_MARKER_VAR, value: id }, []);
+  fs.rmSync(folder, { recursive: true, force: true });
+});
+
+const canUnshare = spawnSync("unshare", ["--pid", "--fork", "--mount-proc", "true"], { stdio: "ignore", timeout: 10_000 }).status === 0;
+
+// A foreground `sleep 12` keeps the run's processes up; GREEN only when the final answer was printed after it.
+const SCENARIO = `import { bash, conversation, defineScenario, resultPrinted, session, start, text, wait } from "ccrepro";
+import { notReached, reached, resultOf } from "ccrepro/checkers";
+const s1 = session("s1");
+export default defineScenario({
+  name: "namespaced-neighbour",
+  summary: "a run that keeps a foreground tool call up for 12 s and then answers ok",
+  source: "issue 41",
+  findings: [],
+  sessions: [s1],
+  mockScript: () => conversation({ main: { marker: "NS_NEIGHBOUR", replies: [bash("command sleep 12; echo slept", "sleep in the foreground")], then: text("ok") } }),
+  steps: () => [...start(s1, { prompt: "NS_NEIGHBOUR sleep, then answer" }), wait("the answer was printed", resultPrinted(s1), { timeout: 90_000 })],
+  check: (rec) => {
+    const result = resultOf(rec, s1);
+    return { reached: result?.result === "ok" ? reached() : notReached(\`no final answer: \${JSON.stringify(result)}\`), findings: [], notes: [] };
+  },
+});
+`;
+fs.writeFileSync(path.join(folder, "namespaced-neighbour.ts"), SCENARIO);
+
+function startRun(runsDir: string, inNamespace: boolean) {
+  const words = [CLI, "run", "./namespaced-neighbour.ts", "--claude", "2.1.332", "--json", "--runs-dir", runsDir];
+  const [command, args] = inNamespace ? ["unshare", ["--pid", "--fork", "--mount-proc", "--kill-child", process.execPath, ...words]] : [process.execPath, words];
+  return execa(command, args, { cwd: folder, reject: false, timeout: E2E_TIMEOUT_MS });
+}
+
+function runIdIn(runsDir: string): string | null {
+  const runJson = fs.existsSync(runsDir) ? fs.readdirSync(runsDir).map((d) => path.join(runsDir, d, "run.json")).find((f) => fs.existsSync(f)) : undefined;
+  return runJson ? (JSON.parse(fs.readFileSync(runJson, "utf8")) as { id: string }).id : null;
+}
+
+// Waits until a run's foreground sleep is up (seen from the host, which sees every namespace's processes).
+async function sleeping(runsDir: string): Promise<string> {
+  const started = Date.now();
+  while (Date.now() - started < 120_000) {
+    const id = runIdIn(runsDir);
+    if (id) {
+      if (!runIds.includes(id)) runIds.push(id);
+      const sleeps = findMarkedProcesses(RUN_MARKER_VAR, id).filter((pid) => {
+        try {
+          return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith("sleep\0");
+        } catch {
+          return false;
+        }
+      });
+      if (sleeps.length > 0) return id;
+    }
+    await delay(200);
+  }
+  throw new Error(`the run in ${runsDir} never got to its sleep`);
+}
+
+describe.skipIf(!canUnshare)("a run inside a pid namespace beside one outside it", { timeout: 240_000 }, () => {
+  it("both give their verdict, and neither reaps the other", async () => {
+    const insideRuns = path.join(folder, "inside");
+    const outsideRuns = path.join(folder, "outside");
+    const inside = startRun(insideRuns, true);
+    const insideId = await sleeping(insideRuns);
+
+    const dryRun = await execa(process.execPath, [CLI, "doctor", "--dry-run", "--json"], { reject: false, timeout: 30_000 });
+    const seen = JSON.parse(dryRun.stdout) as { wouldReap: { runId: string }[]; leftAlone: { runId: string; why: string }[] };
+    expect(seen.wouldReap.map((r) => r.runId)).not.toContain(insideId);
+    expect(seen.leftAlone.find((r) => r.runId === insideId)?.why).toMatch(/another pid namespace/);
+
+    const outside = startRun(outsideRuns, false);
+    const outsideId = await sleeping(outsideRuns);
+    const [insideDone, outsideDone] = await Promise.all([inside, outside]);
+    for (const [done, runsDir, id] of [[insideDone, insideRuns, insideId], [outsideDone, outsideRuns, outsideId]] as const) {
+      const dir = fs.readdirSync(runsDir).map((d) => path.join(runsDir, d)).find((d) => fs.existsSync(path.join(d, "run.json")))!;
+      const record = readRunRecord(path.join(dir, "run.json"));
+      expect(record.id).toBe(id);
+      expect(record.result?.verdict, `${done.stderr}\n${JSON.stringify(record.result)}`).toBe("GREEN");
+      expect(done.exitCode).toBe(0);
+      expect((record.processes.orphansReaped ?? []).map((r) => r.runId)).not.toContain(id === insideId ? outsideId : insideId);
+      expect(done.stderr).not.toMatch(/reaped \d+ process/);
+    }
+  });
+});
