@@ -46,9 +46,10 @@ export default defineScenario({
 });
 `;
 fs.writeFileSync(path.join(folder, "namespaced-neighbour.ts"), SCENARIO);
+fs.writeFileSync(path.join(folder, "short-neighbour.ts"), SCENARIO.replace("command sleep 12", "command sleep 1").replace('"namespaced-neighbour"', '"short-neighbour"'));
 
-function startRun(runsDir: string, inNamespace: boolean) {
-  const words = [CLI, "run", "./namespaced-neighbour.ts", "--claude", "2.1.332", "--json", "--runs-dir", runsDir];
+function startRun(runsDir: string, inNamespace: boolean, file = "./namespaced-neighbour.ts", before: string[] = []) {
+  const words = [CLI, ...before, "run", file, "--claude", "2.1.332", "--json", "--runs-dir", runsDir];
   const [command, args] = inNamespace ? ["unshare", ["--pid", "--fork", "--mount-proc", "--kill-child", process.execPath, ...words]] : [process.execPath, words];
   return execa(command, args, { cwd: folder, reject: false, timeout: E2E_TIMEOUT_MS });
 }
@@ -103,5 +104,48 @@ describe.skipIf(!canUnshare)("a run inside a pid namespace beside one outside it
       expect((record.processes.orphansReaped ?? []).map((r) => r.runId)).not.toContain(id === insideId ? outsideId : insideId);
       expect(done.stderr).not.toMatch(/reaped \d+ process/);
     }
+  });
+});
+
+// A run whose ccrepro really died, in this namespace (a fixture stands in for that ccrepro: its "run" is two process
+// trees carrying a marker and its owner token). The next run ends them and lists them in run.json, unless the
+// automatic reap is off, and then they are left and run.json says the reap was off.
+const FAKE = path.resolve(import.meta.dirname, "../fixtures/processes/fake-ccrepro.ts");
+async function deadRun(): Promise<{ runId: string; pids: number[] }> {
+  const runId = `test-orphan-${Date.now().toString(36)}`;
+  runIds.push(runId);
+  const fake = execa(process.execPath, ["--import", "tsx", FAKE, runId, "no-watchdog"], { cwd: path.resolve(import.meta.dirname, "../.."), reject: false, buffer: false });
+  const pids = await new Promise<number[]>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("the fake ccrepro never printed ready")), 30_000);
+    fake.stdout?.on("data", (chunk: Buffer) => {
+      const line = chunk.toString().split("\n").find((l) => l.startsWith("ready "));
+      if (line) {
+        clearTimeout(timer);
+        resolve(line.split(" ").slice(1).map(Number));
+      }
+    });
+  });
+  fake.kill("SIGKILL");
+  await fake;
+  return { runId, pids };
+}
+
+describe("the pre-run reap of a dead run's processes", { timeout: 240_000 }, () => {
+  it("is off with --no-reap (run.json: null), and on by default, listed in run.json with why", async () => {
+    const orphan = await deadRun();
+    const off = await startRun(path.join(folder, "no-reap"), false, "./short-neighbour.ts", ["--no-reap"]);
+    const offDir = fs.readdirSync(path.join(folder, "no-reap")).map((d) => path.join(folder, "no-reap", d))[0]!;
+    expect(off.exitCode, off.stderr).toBe(0);
+    expect(readRunRecord(path.join(offDir, "run.json")).processes.orphansReaped).toBeNull();
+    expect(findMarkedProcesses(RUN_MARKER_VAR, orphan.runId).length).toBe(orphan.pids.length);
+
+    const on = await startRun(path.join(folder, "reap"), false, "./short-neighbour.ts");
+    const onDir = fs.readdirSync(path.join(folder, "reap")).map((d) => path.join(folder, "reap", d))[0]!;
+    expect(on.exitCode, on.stderr).toBe(0);
+    expect(on.stderr).toMatch(new RegExp(`reaped ${orphan.pids.length} process\\(es\\) .* left running by run ${orphan.runId}`));
+    const reaped = readRunRecord(path.join(onDir, "run.json")).processes.orphansReaped?.find((r) => r.runId === orphan.runId);
+    expect(reaped?.why).toMatch(/is gone from this pid namespace/);
+    expect(reaped?.killed.sort()).toEqual(expect.arrayContaining(orphan.pids));
+    expect(findMarkedProcesses(RUN_MARKER_VAR, orphan.runId)).toEqual([]);
   });
 });
