@@ -5,6 +5,10 @@
 import fs from "node:fs";
 import module from "node:module";
 
+// ccrepro gone (its IPC channel closed): nothing is waiting for the verdict. Where setpriv gave no parent-death
+// signal, this is what ends a check that still reaches its event loop.
+process.on("disconnect", () => process.exit(1));
+
 const extension = fs.existsSync(new URL("./check-child.js", import.meta.url)) ? "js" : "ts";
 const entry = (name) => new URL(`../kit/${name}.${extension}`, import.meta.url).href;
 module.register(new URL("./confined-loader.mjs", import.meta.url).href, { data: { entries: { ccrepro: entry("index"), "ccrepro/checkers": entry("checkers") } } });

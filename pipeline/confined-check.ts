@@ -32,6 +32,8 @@ export interface ConfinedCheckOptions {
   // Run the file with the user's rights (still in a child, still time-limited).
   trust?: boolean;
   timeoutMs?: number;
+  // Ctrl-C, SIGTERM: the child is ended at once and the check is an ERROR saying so.
+  abort?: AbortSignal;
 }
 
 // The package's own folder: this module's parent in the sources, its grandparent in dist/ (a build, an installed package).
@@ -74,6 +76,15 @@ function unshareArgs(): string[] | null {
 }
 unshareArgs.cached = [] as string[];
 
+let parentDeathWorks: boolean | undefined;
+// `setpriv --pdeathsig KILL` (util-linux, beside unshare) makes the kernel SIGKILL the child when ccrepro dies, however
+// it dies: a check spinning in a loop never reaches its event loop, so no handler of its own could end it (issue 41).
+// Where setpriv is missing, the child ends itself when its IPC channel closes, which a spinning check never notices.
+function parentDeathArgs(): string[] {
+  parentDeathWorks ??= spawnSync("setpriv", ["--pdeathsig", "KILL", "true"], { stdio: "ignore", timeout: 5_000 }).status === 0;
+  return parentDeathWorks ? ["setpriv", "--pdeathsig", "KILL"] : [];
+}
+
 function timeoutOf(options: ConfinedCheckOptions): number {
   const fromEnv = Number(process.env.CCREPRO_CHECK_TIMEOUT_MS);
   return options.timeoutMs ?? (Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : CHECK_TIMEOUT_MS);
@@ -89,11 +100,11 @@ export function confinedCheck(runDir: string, file: string, shown: string, optio
     ? []
     : ["--experimental-permission", "--allow-worker", ...[...new Set(readable)].map((folder) => `--allow-fs-read=${folder}`), "--disable-warning=ExperimentalWarning"];
   const job: CheckJob = { runDir: path.resolve(runDir), file: path.resolve(file), shown, blockNetwork: !options.trust && !namespace };
-  const execArgv = [...permission];
-  // In a namespace, node itself runs under unshare; fork() cannot wrap its command, so the execPath is unshare's.
-  const child = namespace
-    ? fork(CHILD, [], { execPath: "unshare", execArgv: [...namespace, process.execPath, ...execArgv], stdio: ["ignore", "ignore", "pipe", "ipc"], env: childEnv(), cwd: CCREPRO_ROOT })
-    : fork(CHILD, [], { execArgv, stdio: ["ignore", "ignore", "pipe", "ipc"], env: childEnv(), cwd: CCREPRO_ROOT });
+  // fork() cannot wrap its command, so a wrapper (unshare, setpriv) is the execPath and node its first argument;
+  // each wrapper execs the next in the same process, so the child is still ccrepro's own child.
+  const wrappers = [...(namespace ? ["unshare", ...namespace] : []), ...parentDeathArgs()];
+  const [execPath, ...wrapperArgs] = wrappers.length > 0 ? [...wrappers, process.execPath] : [process.execPath];
+  const child = fork(CHILD, [], { execPath, execArgv: [...wrapperArgs, ...permission], stdio: ["ignore", "ignore", "pipe", "ipc"], env: childEnv(), cwd: CCREPRO_ROOT });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {
     if (stderr.length < 4_000) stderr += chunk.toString();
@@ -101,16 +112,20 @@ export function confinedCheck(runDir: string, file: string, shown: string, optio
   const error = (reason: string): ConfinedCheck => ({ audited: { result: harnessErrorResult(reason), cache: null }, name: null, confinement });
   return new Promise((resolve) => {
     let settled = false;
+    const onAbort = () => settle(error(`the check of scenario file ${shown} was interrupted, and its process ended; run \`ccrepro check\` on this run directory to judge it again`));
     const settle = (value: ConfinedCheck) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      options.abort?.removeEventListener("abort", onAbort);
       if (child.exitCode === null) child.kill("SIGKILL");
       resolve(value);
     };
     const timer = setTimeout(() => {
       settle(error(`the check of scenario file ${shown} did not return within ${Math.round(timeoutMs / 1000)} s and was ended; a check that loops or waits forever is a bug in that file: fix its check() and run \`ccrepro check\` on this run directory again`));
     }, timeoutMs);
+    if (options.abort?.aborted) return onAbort();
+    options.abort?.addEventListener("abort", onAbort, { once: true });
     child.on("message", (reply: CheckReply) => settle(fromChild(reply, runDir, shown, confinement)));
     child.on("error", (cause) => settle(error(`the check of scenario file ${shown} could not be started: ${cause.message}`)));
     child.on("exit", (code, signal) => {

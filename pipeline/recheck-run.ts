@@ -20,7 +20,8 @@ export const recheckOptionsSchema = z.strictObject({
   // Run a file scenario's check with the user's rights instead of confined (--trust); it is still time-limited.
   trust: z.boolean().optional(),
 });
-export type RecheckOptions = z.input<typeof recheckOptionsSchema>;
+// Ctrl-C or SIGTERM while a file scenario's check runs: its child is ended and the verdict is ERROR.
+export type RecheckOptions = z.input<typeof recheckOptionsSchema> & { abort?: AbortSignal };
 
 // Which check judged the run. "run-copy": the run directory's copy of the file scenario it was recorded with, with the
 // copy's hash now and the one run.json recorded; "file": a scenario file given with --scenario; "builtin": by name.
@@ -52,9 +53,10 @@ function recordOf(runDir: string): RunRecord | null {
 }
 
 export async function recheckRun(runDir: string, options: RecheckOptions = {}): Promise<Recheck> {
-  const { scenarioFile, trust } = recheckOptionsSchema.parse(options);
+  const { abort, ...asked } = options;
+  const { scenarioFile, trust } = recheckOptionsSchema.parse(asked);
   const record = recordOf(runDir);
-  if (scenarioFile !== undefined) return recheckWithFile(runDir, record, scenarioFile, trust ?? false);
+  if (scenarioFile !== undefined) return recheckWithFile(runDir, record, scenarioFile, { trust: trust ?? false, abort });
   const recordedVerdict = record?.result?.verdict ?? null;
   // A built-in is judged by this ccrepro's own scenario of that name: nothing in the run directory is run.
   if (!record || record.source?.kind !== "file") {
@@ -83,7 +85,7 @@ export async function recheckRun(runDir: string, options: RecheckOptions = {}): 
   }
   const before = judgedBeforeCheck(runDir);
   if ("early" in before) return { ...before.early, judgedWith, recordedVerdict, warnings, confinement: null };
-  const checked = await confinedCheck(runDir, copy, copy, { trust });
+  const checked = await confinedCheck(runDir, copy, copy, { trust, abort });
   return { ...checked.audited, judgedWith, recordedVerdict, warnings, confinement: checked.confinement };
 }
 
@@ -105,7 +107,7 @@ function readSha256(file: string): string | null {
   }
 }
 
-async function recheckWithFile(runDir: string, record: RunRecord | null, file: string, trust: boolean): Promise<Recheck> {
+async function recheckWithFile(runDir: string, record: RunRecord | null, file: string, how: { trust: boolean; abort?: AbortSignal }): Promise<Recheck> {
   if (!looksLikePath(file)) {
     throw new UserError(`--scenario takes a scenario file's path, got "${file}"; pass it as a path, e.g. ./${file}.ts`, "BAD_ARGUMENT");
   }
@@ -130,7 +132,7 @@ async function recheckWithFile(runDir: string, record: RunRecord | null, file: s
   const before = judgedBeforeCheck(runDir);
   if ("early" in before) return { ...before.early, judgedWith, recordedVerdict: record.result?.verdict ?? null, warnings: [], confinement: null };
   // The file is loaded and judged in the confined child too: this process never imports a scenario file for a check.
-  const checked = await confinedCheck(runDir, file, file, { trust });
+  const checked = await confinedCheck(runDir, file, file, how);
   if (checked.name !== null && checked.name !== record.scenario) {
     throw new UserError(
       `scenario file ${file} defines "${checked.name}", but ${runDir} was recorded with "${record.scenario}"; pass the file that defines "${record.scenario}" ` +

@@ -137,7 +137,7 @@ export async function runAndCheck(run: ScenarioRun): Promise<CheckedRun> {
   const origin = originOf(scenario);
   // A file scenario's check runs as `ccrepro check` runs it: confined, in a child with a time limit, so a check that
   // loops is an ERROR naming the file, and what a check may do here is what it may do on a maintainer's machine.
-  const { result, cache } = origin.kind === "file" ? (await confinedCheck(runDir, origin.path, origin.path)).audited : checkRecordedRunAudited(runDir, scenario);
+  const { result, cache } = origin.kind === "file" ? (await confinedCheck(runDir, origin.path, origin.path, { abort: run.abort })).audited : checkRecordedRunAudited(runDir, scenario);
   if (recorded.unwritten !== undefined) {
     // run.json could not take the end of the recording: the verdict is that harness error, and run.json stays incomplete.
     const failed = harnessErrorResult(`${recorded.unwritten}; run.json is left marked incomplete`);

@@ -15,7 +15,7 @@ export function registerCheckCommand(program: Command, ctx: CliContext): void {
     .option("--trust", "run a file scenario's check with your rights; without it the check runs confined: it reads only the run directory, the scenario's folder and ccrepro, and cannot write, start processes or reach the network")
     .option("--json", "print the verdict and findings as JSON")
     .action(async (runDir: string, options: { scenario?: string; json?: boolean; trust?: boolean }) => {
-      const recheck = await recheckRun(path.resolve(runDir), { scenarioFile: options.scenario, trust: options.trust });
+      const recheck = await recheckRun(path.resolve(runDir), { scenarioFile: options.scenario, trust: options.trust, abort: ctx.interruptSignal() });
       ctx.print(options.json ? JSON.stringify(recheckJson(recheck), null, 2) : formatRecheck(recheck, runDir));
       ctx.setExit(VERDICT_EXIT[recheck.result.verdict]);
     });

@@ -89,3 +89,63 @@ describe("ccrepro check of a foreign run directory", { timeout: 120_000 }, () =>
     expect(fs.existsSync(escaped("trusted"))).toBe(true);
   });
 });
+
+// Issue 41, item 3: the check's child dies with ccrepro, whatever way ccrepro dies, and a signal to ccrepro alone
+// during a check ends it within a second as ERROR.
+function checkChildOf(ccreproPid: number): number | null {
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === ccreproPid && fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("check-child.mjs")) return Number(entry);
+    } catch {
+      // gone
+    }
+  }
+  return null;
+}
+
+const alive = (pid: number) => {
+  try {
+    return !fs.readFileSync(`/proc/${pid}/stat`, "utf8").slice(fs.readFileSync(`/proc/${pid}/stat`, "utf8").lastIndexOf(")") + 2).startsWith("Z");
+  } catch {
+    return false;
+  }
+};
+
+async function spinningCheck(args: string[]): Promise<{ ccrepro: ReturnType<typeof ccrepro>; child: number }> {
+  const run = ccrepro(["check", craftedRun(`spins-${Math.random().toString(36).slice(2, 8)}`, "", "    for (;;) {}"), ...args]);
+  const started = Date.now();
+  for (;;) {
+    const child = checkChildOf(run.pid!);
+    // Spinning: the check is in its loop once the child has used some CPU; a second is plenty for the load.
+    if (child !== null && Date.now() - started > 1_500) return { ccrepro: run, child };
+    if (Date.now() - started > 30_000) throw new Error("the check's child never started");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe("a signal to ccrepro during a check", { timeout: 60_000 }, () => {
+  for (const [signal, args] of [["SIGTERM", []], ["SIGINT", []], ["SIGTERM", ["--trust"]]] as const) {
+    it(`${signal}${args.length ? ` with ${args.join(" ")}` : ""} ends ccrepro within a second as ERROR, and the check's child with it`, async () => {
+      const { ccrepro: run, child } = await spinningCheck([...args]);
+      const sent = Date.now();
+      process.kill(run.pid!, signal);
+      const done = await run;
+      expect(Date.now() - sent).toBeLessThan(1_500);
+      expect(done.exitCode, done.stdout + done.stderr).toBe(3);
+      expect(done.stdout).toMatch(/^ERROR: the check of scenario file .*many-continuations\.ts was interrupted, and its process ended/);
+      expect(alive(child)).toBe(false);
+    });
+  }
+
+  it("SIGKILL of ccrepro ends the check's child too, which no handler of ccrepro's could do", async () => {
+    const { ccrepro: run, child } = await spinningCheck([]);
+    process.kill(run.pid!, "SIGKILL");
+    await run;
+    const killed = Date.now();
+    while (alive(child) && Date.now() - killed < 3_000) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(alive(child)).toBe(false);
+  });
+});

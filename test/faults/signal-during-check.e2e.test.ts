@@ -1,0 +1,80 @@
+// A signal to ccrepro alone while `run` judges a file scenario (issue 41, item 3), on 2.1.332 (cached): the scenario's
+// check spins forever. SIGTERM to ccrepro's pid ends the run within a second, as ERROR saying the check was
+// interrupted, and leaves no check process behind (before: ccrepro waited out the check's 60 s limit).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { execa } from "execa";
+import { afterAll, describe, expect, it } from "vitest";
+import { E2E_TIMEOUT_MS } from "../e2e-run.ts";
+
+const CLI = path.resolve(import.meta.dirname, "../../bin/ccrepro.mjs");
+const folder = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-signal-check-"));
+afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
+
+fs.writeFileSync(
+  path.join(folder, "spinning-check.ts"),
+  `import { conversation, defineScenario, resultPrinted, session, start, text, wait } from "ccrepro";
+const s1 = session("s1");
+export default defineScenario({
+  name: "spinning-check",
+  summary: "a scenario whose check never returns",
+  source: "issue 41",
+  findings: [],
+  sessions: [s1],
+  mockScript: () => conversation({ main: { marker: "SPINNING_CHECK", replies: [text("ok")], then: text("ok") } }),
+  steps: () => [...start(s1, { prompt: "SPINNING_CHECK answer" }), wait("answered", resultPrinted(s1))],
+  check: () => {
+    for (;;) {}
+  },
+});
+`,
+);
+
+function checkChildOf(ccreproPid: number): number | null {
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === ccreproPid && fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("check-child.mjs")) return Number(entry);
+    } catch {
+      // gone
+    }
+  }
+  return null;
+}
+
+describe("SIGTERM to ccrepro while run judges a file scenario", { timeout: 180_000 }, () => {
+  it("ends the run within a second as ERROR, and the check's process with it", async () => {
+    const run = execa(process.execPath, [CLI, "run", "./spinning-check.ts", "--claude", "2.1.332", "--json", "--runs-dir", path.join(folder, "runs")], { cwd: folder, reject: false, timeout: E2E_TIMEOUT_MS });
+    let child: number | null = null;
+    const started = Date.now();
+    while (child === null && Date.now() - started < 120_000) {
+      child = checkChildOf(run.pid!);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(child, "the check never started").not.toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const sent = Date.now();
+    process.kill(run.pid!, "SIGTERM");
+    const done = await run;
+    expect(Date.now() - sent).toBeLessThan(1_500);
+    expect(done.exitCode, done.stderr).toBe(3);
+    const result = JSON.parse(done.stdout) as { verdict: string };
+    expect(result.verdict).toBe("ERROR");
+    expect(JSON.stringify(result)).toMatch(/was interrupted, and its process ended/);
+    // SIGKILLed as ccrepro exited: gone, or a zombie for the moment its new parent takes to reap it.
+    const running = () => {
+      try {
+        const stat = fs.readFileSync(`/proc/${child}/stat`, "utf8");
+        return !stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+      } catch {
+        return false;
+      }
+    };
+    const ended = Date.now();
+    while (running() && Date.now() - ended < 1_000) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(running()).toBe(false);
+  });
+});
