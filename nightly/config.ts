@@ -164,7 +164,8 @@ export function atlasEntries(atlas: NonNullable<NightlyConfig["atlas"]>): Scenar
 // Scenario entries (and expectations) given as a path, relative to the config file, are loaded and replaced by the
 // scenario's name, so the matrix, the ledger and the cells name file scenarios as they name built-ins.
 export async function loadScenarioFiles(raw: unknown, source: string): Promise<unknown> {
-  if (typeof raw !== "object" || raw === null) return raw;
+  // Only an object has entries to load; anything else goes to parseNightlyConfig as it is, which names the slip.
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return raw;
   const config = raw as { scenarios?: unknown; expectations?: unknown; sweeps?: unknown };
   const baseDir = path.dirname(path.resolve(source));
   const named = async (word: unknown, at: string): Promise<unknown> => {

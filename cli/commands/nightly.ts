@@ -2,6 +2,7 @@
 import type { Command } from "commander";
 import { loadNightlyConfig } from "../../nightly/config.ts";
 import { defaultNightlyConfig } from "../../nightly/default-config.ts";
+import { claimFolder } from "../../core/folder-writer.ts";
 import { checkOutDir, defaultNightlyDir } from "../../nightly/out-dir.ts";
 import { findPreviousNightly, loadPreviousNightly } from "../../nightly/previous.ts";
 import { formatCellFinished, formatPlanned } from "../../nightly/progress.ts";
@@ -30,32 +31,38 @@ export function registerNightlyCommand(program: Command, ctx: CliContext): void 
       const shard = options.shard ? parseShard(options.shard) : null;
       const now = new Date();
       const outDir = checkOutDir(options.out ?? defaultNightlyDir(now, shard));
-      const previous = options.previous ? loadPreviousNightly(options.previous) : findPreviousNightly(outDir, now);
-      ctx.note(previous ? `comparing with the nightly of ${utc(previous.summary.startedAt)} (${previous.path})` : "no previous nightly to compare with");
-      const progress = createProgress("nightly", { linesCarryCount: true });
-      const { summary, sweeps, atlas } = await nightly({
-        config,
-        outDir,
-        previous,
-        shard,
-        signal: ctx.interruptSignal(),
-        onPlanned: (planned) => {
-          ctx.note(formatPlanned(planned, outDir));
-          progress.start(planned.cells);
-        },
-        onCell: (finished) => progress.event(formatCellFinished(finished), 1),
-        onCellsDone: () => progress.stop(),
-        onSweep: (scenario) => {
-          const shown = createProgress(`sweep ${scenario}`);
-          return { onEvent: showOn(shown), done: () => shown.stop() };
-        },
-        onNote: (line) => ctx.note(line),
-        onAtlasEvent: (event) => {
-          const line = atlasEventLine(event);
-          if (line) ctx.note(`atlas: ${line}`);
-        },
-      }).finally(() => progress.stop());
-      if (atlas) ctx.note(`atlas: ${summary.atlas?.runs ?? 0} run(s) tonight; open ${await writeSiteOf(ctx, atlas.file, atlas.dir)}`);
-      publishNightly(ctx, { summary, baseDir: outDir, sweeps }, outDir);
+      // One writer per folder, as sweep and atlas keep it: a second nightly into this --out refuses before it runs.
+      const release = claimFolder(outDir, "ccrepro nightly", (line) => ctx.note(line));
+      try {
+        const previous = options.previous ? loadPreviousNightly(options.previous) : findPreviousNightly(outDir, now);
+        ctx.note(previous ? `comparing with the nightly of ${utc(previous.summary.startedAt)} (${previous.path})` : "no previous nightly to compare with");
+        const progress = createProgress("nightly", { linesCarryCount: true });
+        const { summary, sweeps, atlas } = await nightly({
+          config,
+          outDir,
+          previous,
+          shard,
+          signal: ctx.interruptSignal(),
+          onPlanned: (planned) => {
+            ctx.note(formatPlanned(planned, outDir));
+            progress.start(planned.cells);
+          },
+          onCell: (finished) => progress.event(formatCellFinished(finished), 1),
+          onCellsDone: () => progress.stop(),
+          onSweep: (scenario) => {
+            const shown = createProgress(`sweep ${scenario}`);
+            return { onEvent: showOn(shown), done: () => shown.stop() };
+          },
+          onNote: (line) => ctx.note(line),
+          onAtlasEvent: (event) => {
+            const line = atlasEventLine(event);
+            if (line) ctx.note(`atlas: ${line}`);
+          },
+        }).finally(() => progress.stop());
+        if (atlas) ctx.note(`atlas: ${summary.atlas?.runs ?? 0} run(s) tonight; open ${await writeSiteOf(ctx, atlas.file, atlas.dir)}`);
+        publishNightly(ctx, { summary, baseDir: outDir, sweeps }, outDir);
+      } finally {
+        release();
+      }
     });
 }

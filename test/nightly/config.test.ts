@@ -82,6 +82,14 @@ describe("parseNightlyConfig", () => {
     await expect(loadNightlyConfig(file)).rejects.toThrow(/is not valid JSON/);
     await expect(loadNightlyConfig(path.join(dir, "missing.json"))).rejects.toThrow(/cannot read nightly config/);
   });
+
+  it("reports a file whose top level is an array as that, with the shape to write (issue 41, item 5)", async () => {
+    const file = path.join(tempDir("config"), "array.json");
+    fs.writeFileSync(file, JSON.stringify([{ scenarios: ["background-mid-turn"], versions: ["latest"] }]));
+    const error = await loadNightlyConfig(file).then(() => null, (e: Error) => e.message);
+    expect(error).toMatch(/the top level: is an array; a nightly config is an object: \{ "scenarios": \[\.\.\.\], "versions": \[\.\.\.\] \}/);
+    expect(error).not.toMatch(/expected array, received undefined/);
+  });
 });
 
 describe("defaultNightlyConfig", () => {
