@@ -189,7 +189,12 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
       );
     }
     if (plan.driver === "sdk" && !options.sdk) throw new StepFailure("the plan uses the sdk driver but no Agent SDK was installed for it");
-    mock = await startMockServer({ script, port: 0, logDir: layout.mockLog, identifyClients: true });
+    // A request the mock cannot log (a full disk) ends the run as that harness error, once; no stack is printed.
+    const onLogFault = (error: Error) => {
+      if (runAbort.signal.aborted) return;
+      runAbort.abort(new StepFailure(isDiskFault(error) ? describeDiskFault(error, layout.root) : `the mock failed to serve a request: ${error.message}`));
+    };
+    mock = await startMockServer({ script, port: 0, logDir: layout.mockLog, identifyClients: true, onLogFault });
     record.mock.url = mock.url;
     const mockAddress = new URL(mock.url);
     trap = await startOutboundTrap(layout.outboundLog, { host: mockAddress.hostname, port: Number(mockAddress.port) });

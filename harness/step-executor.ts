@@ -99,12 +99,20 @@ async function stopSdk(target: SdkSession, step: Extract<Step, { kind: "stop" }>
 
 // The timer is cleared once the promise settles: a pending one would keep ccrepro alive until a step's whole timeout
 // had passed after the run ended (a 1 s `print` run exited 2 minutes later).
-function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+// True once `promise` settles, false when `ms` pass first or `abort` fires (the caller tells the two apart by it).
+function within(promise: Promise<unknown>, ms: number, abort?: AbortSignal): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
   const expired = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(false), ms);
+    onAbort = () => resolve(false);
+    if (abort?.aborted) resolve(false);
+    abort?.addEventListener("abort", onAbort, { once: true });
   });
-  return Promise.race([promise.then(() => true), expired]).finally(() => clearTimeout(timer));
+  return Promise.race([promise.then(() => true), expired]).finally(() => {
+    clearTimeout(timer);
+    if (onAbort) abort?.removeEventListener("abort", onAbort);
+  });
 }
 
 // Which conversation a new process continues: an earlier session's id (--resume), the CLI's own pick (--continue),
@@ -167,9 +175,11 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepResu
       if (via === "stdin") started.send(step.prompt);
       // With the prompt as argument, an open stdin would be read as more prompt: close it either way.
       started.closeStdin();
-      if (!(await within(started.exited, step.timeoutMs))) {
+      if (!(await within(started.exited, step.timeoutMs, ctx.abort))) {
         started.signal("SIGKILL");
         await within(started.exited, SIGNAL_GRACE_MS);
+        // Ctrl-C, the run's own limit, or a fault the run cannot record past (a full disk): the run ends now.
+        if (ctx.abort.aborted) throw ctx.abort.reason as Error;
         const still = `claude -p (session ${step.session}) was still running after ${step.timeoutMs} ms and was killed`;
         // No request at all is a binary that hangs; one that asked the API (retrying, waiting out a retry-after) is
         // claude's own behaviour, and the run simply did not reach its point.

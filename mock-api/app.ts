@@ -29,10 +29,18 @@ function loggedHeaders(headers: Headers): Record<string, string> {
 export interface MockAppOptions {
   // The local process at the other end of a connection (null: not found). When given, every entry records it.
   clientProcess?: (socket: Socket) => ClientProcess | null;
+  // A handler that threw (the request log could not be written: a full disk). The client gets a 500 api_error, and
+  // this gets the error, once per request; without it the mock prints one line, never a stack (issue 41, item 6).
+  onLogFault?: (error: Error) => void;
 }
 
 export function createMockApp(script: MockScript, log: RequestLogSink, options: MockAppOptions = {}): Hono {
   const app = new Hono();
+  app.onError((error, c) => {
+    if (options.onLogFault) options.onLogFault(error);
+    else process.stderr.write(`ccrepro mock: could not serve ${c.req.method} ${new URL(c.req.url).pathname}: ${error.message}\n`);
+    return c.json({ type: "error", error: { type: "api_error", message: `the mock could not record this request: ${error.message}` } }, 500);
+  });
   // Requests seen per stream and step, so a fault can hit only the first ones (faultTimes).
   const attempts = new Map<string, number>();
   const attempt = (stream: string, step: number) => {

@@ -20,6 +20,8 @@ export interface MockServerOptions {
   logDir: string;
   // Record each request's sending process (pid, command line). Costs a /proc scan per connection, so it is opt-in.
   identifyClients?: boolean;
+  // A request the mock could not record (a full disk): see MockAppOptions.onLogFault.
+  onLogFault?: (error: Error) => void;
 }
 
 export interface MockServer {
@@ -61,12 +63,12 @@ async function closeServer(server: Server, log: FileRequestLog): Promise<void> {
   await Promise.race([log.settled(), sleep(SETTLE_TIMEOUT_MS, undefined, { ref: false })]);
 }
 
-export async function startMockServer({ script, port = 0, logDir, identifyClients = false }: MockServerOptions): Promise<MockServer> {
+export async function startMockServer({ script, port = 0, logDir, identifyClients = false, onLogFault }: MockServerOptions): Promise<MockServer> {
   const log = new FileRequestLog(logDir);
   // Looked up as each connection opens, while its process surely still holds it (a client may exit mid-request).
   const clients = new WeakMap<Socket, ClientProcess | null>();
   const clientProcess = (socket: Socket) => clients.get(socket) ?? null;
-  const app = createMockApp(script, log, identifyClients ? { clientProcess } : {});
+  const app = createMockApp(script, log, { ...(identifyClients ? { clientProcess } : {}), ...(onLogFault ? { onLogFault } : {}) });
   // Only plain HTTP/1.1 is served, so the adaptor's server is a node:http Server.
   // overrideGlobalObjects: false keeps the host process's own Request and Response untouched (the harness shares it).
   const server = createAdaptorServer({ fetch: app.fetch, hostname: HOST, overrideGlobalObjects: false }) as Server;

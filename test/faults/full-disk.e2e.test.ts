@@ -5,6 +5,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { E2E_TIMEOUT_MS } from "../e2e-run.ts";
 import { UserError } from "../../core/errors.ts";
@@ -19,8 +20,13 @@ const folder = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-full-disk-"));
 const disk = path.join(folder, "disk");
 fs.mkdirSync(disk);
 const mounted = process.getuid?.() === 0 && spawnSync("mount", ["-t", "tmpfs", "-o", "size=400k", "tmpfs", disk]).status === 0;
+// Smaller: full by the time the mock logs the first request's body, so the write that fails is the mock's.
+const smallDisk = path.join(folder, "small-disk");
+fs.mkdirSync(smallDisk);
+const smallMounted = mounted && spawnSync("mount", ["-t", "tmpfs", "-o", "size=150k", "tmpfs", smallDisk]).status === 0;
 afterAll(() => {
   if (mounted) execFileSync("umount", [disk]);
+  if (smallMounted) execFileSync("umount", [smallDisk]);
   fs.rmSync(folder, { recursive: true, force: true });
 });
 
@@ -61,5 +67,21 @@ describe.skipIf(!mounted)("a full disk", () => {
     const run = runAndCheck({ scenario, params: {}, claude, requested: "2.1.332", runsDir: path.join(disk, "more-runs") });
     await expect(run).rejects.toThrow(UserError);
     await expect(run).rejects.toThrow(/could not record the run: the disk is full \(ENOSPC\)/);
+  }, E2E_TIMEOUT_MS);
+});
+
+// Issue 41, item 6: the mock's failed write of a request body was a stack trace per request on stderr, and the run
+// waited for its print step's limit (120 s) while claude retried the 500s.
+describe.skipIf(!smallMounted)("a disk that fills while the mock logs a request", () => {
+  it("ends the run at once as that ERROR, with one line of output per fact and no stack", async () => {
+    const cli = path.resolve(import.meta.dirname, "../../bin/ccrepro.mjs");
+    const started = Date.now();
+    const run = await execa(process.execPath, [cli, "run", "./full-disk.ts", "--claude", "2.1.332", "--runs-dir", path.join(smallDisk, "runs")], { cwd: folder, reject: false, timeout: E2E_TIMEOUT_MS });
+    expect(run.exitCode, run.stdout + run.stderr).toBe(3);
+    expect(run.stdout).toMatch(/^ERROR: could not record the run: the disk is full \(ENOSPC\)/);
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+    expect(run.stderr).not.toMatch(/errno|syscall/);
+    expect(run.stderr.trim().split("\n").length).toBeLessThanOrEqual(3);
+    expect(Date.now() - started).toBeLessThan(60_000);
   }, E2E_TIMEOUT_MS);
 });
