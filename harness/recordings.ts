@@ -1,6 +1,6 @@
 // What a run recorded, as one typed view: built live by the driver for wait predicates, loaded from files by the checker.
 import fs from "node:fs";
-import { existsInside, readInside, resolveInside } from "./run-files.ts";
+import { existsInside, readInside, refuseLink, resolveInside } from "./run-files.ts";
 import path from "node:path";
 import { z } from "zod";
 import { logLineSchema, REQUEST_INDEX_FILE, type RequestEntry, type ResponseEndEntry } from "../mock-api/log-entry.ts";
@@ -203,6 +203,8 @@ export function loadRequestLog(logDir: string, root = logDir, bodies = new Map<s
     else responseEnds.set(entry.seq, entry);
   }
   requests.sort((a, b) => a.seq - b.seq);
+  // Checked as the log is read, not when a check first asks for a body: a check that reads none is still refused.
+  for (const entry of requests) if (!bodies.has(entry.bodyFile)) refuseLink(logDir, path.join(logDir, entry.bodyFile));
   const bySeq = new Map(requests.map((r) => [r.seq, r]));
   return {
     requests,

@@ -43,3 +43,14 @@ export function readInside(root: string, file: string, encoding?: "utf8"): Buffe
 export function existsInside(root: string, file: string): boolean {
   return fs.existsSync(resolveInside(root, file));
 }
+
+// A file the harness wrote itself (a request body): never a link, wherever it points. A link inside the run directory
+// reads nothing of the machine's, but the run's own bytes are not there, so the run cannot be judged (issue 41).
+export function refuseLink(root: string, file: string): void {
+  // A link out of the directory is refused as such, with where it leads.
+  resolveInside(root, file);
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (stat?.isSymbolicLink()) {
+    throw new UserError(`${file} is a link (to ${fs.readlinkSync(file)}); ccrepro wrote it as a file, so ${root} was changed since the run and cannot be judged`, "BAD_RUN_DIR");
+  }
+}

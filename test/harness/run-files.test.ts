@@ -39,6 +39,17 @@ describe("reading a run directory", () => {
     expect(JSON.stringify(result)).not.toContain("SECRET_OUTSIDE_7Q");
   });
 
+  it("refuses a body that is a link even to a file inside the run directory, whether or not the check reads it (issue 41, item 7)", () => {
+    const dir = copyOfRun("linked-inside");
+    const body = path.join(dir, "mock", "requests", "000006.body");
+    fs.rmSync(body);
+    fs.symlinkSync(path.join(dir, "mock", "requests", "000005.body"), body);
+    expect(() => loadRecordings(dir)).toThrow(/000006\.body is a link .* cannot be judged/);
+    const result = checkRecordedRun(dir, scenarioByName);
+    expect(result.verdict).toBe("ERROR");
+    expect(result.reason).toMatch(/is a link/);
+  });
+
   it("keeps a linked body out of the HTML report", async () => {
     const dir = copyOfRun("linked-body-html");
     const body = path.join(dir, "mock", "requests", "000008.body");
