@@ -21,7 +21,21 @@ export function registerReportCommand(program: Command, ctx: CliContext): void {
     .option("--merge <dirs...>", "shard directories of one nightly to join into one (writes every report into --out)")
     .option("--out <dir>", "with --merge: the merged nightly directory; default runs/nightly-<UTC time>")
     .option("--previous <file>", "with --merge: summary.json to compare with; default: the newest earlier nightly beside --out")
-    .action((dir: string | undefined, options) => {
+    .action((dir: string | undefined, options, command: Command) => {
+      // An option that does nothing with the others given is refused, naming why (issue 41, item 8).
+      const given = (name: string) => command.getOptionValueSource(name) === "cli";
+      if (!options.merge) {
+        const mergeOnly = ["out", "previous"].filter(given);
+        if (mergeOnly.length > 0) {
+          throw new UserError(
+            `${mergeOnly.map((name) => `--${name}`).join(" and ")} go${mergeOnly.length === 1 ? "es" : ""} with --merge (where the merged nightly is written, and what it is compared with); ` +
+              `rendering ${dir ?? "a directory"} prints to stdout: redirect it, e.g. ccrepro report ${dir ?? "DIR"} --format ${options.format} > report.${{ junit: "xml", issue: "md" }[options.format as string] ?? options.format}`,
+            "CONFLICTING_OPTIONS",
+          );
+        }
+      } else if (given("format")) {
+        throw new UserError(`--format chooses what to print for one directory; --merge writes every report (summary.md, junit.xml, index.html …) into --out: drop --format`, "CONFLICTING_OPTIONS");
+      }
       if (options.merge) {
         if (dir !== undefined) throw new UserError(`give either a directory to render or --merge with shard directories, not both (got ${dir})`, "CONFLICTING_OPTIONS");
         const now = new Date();

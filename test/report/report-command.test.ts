@@ -27,6 +27,17 @@ const recorded = fixtureSummary();
 const headerRun = path.resolve(FIXTURE_DIR, recorded.cells.find((c) => c.key === "subagent-resume-notification-header@2.1.281")!.runs[0]!.dir!);
 
 describe("ccrepro report DIR", () => {
+  it("refuses --out and --previous without --merge, and --format with it, saying why and what to do (issue 41, item 8)", async () => {
+    const out = tempDir("report-out");
+    const page = await cli("report", FIXTURE_DIR, "--format", "html", "--out", out);
+    expect(page.code).toBe(3);
+    expect(page.stdout).toBe("");
+    expect(page.stderr).toMatch(/--out goes with --merge .*prints to stdout: redirect it, e.g\. ccrepro report .* --format html > report\.html/);
+    expect(fs.readdirSync(out)).toEqual([]);
+    expect((await cli("report", FIXTURE_DIR, "--previous", FIXTURE_DIR)).stderr).toMatch(/--previous goes with --merge/);
+    expect((await cli("report", "--merge", FIXTURE_DIR, "--format", "junit", "--out", path.join(out, "m"))).stderr).toMatch(/--merge writes every report .* drop --format/);
+  });
+
   it("prints a nightly directory's Markdown by default and any other format on request", async () => {
     const md = await cli("report", FIXTURE_DIR);
     expect(md.code).toBe(0);
