@@ -53,14 +53,7 @@ function ccreproFolders(): string[] {
   const folders = [CCREPRO_ROOT, fs.realpathSync(CCREPRO_ROOT)];
   const typescript = createRequire(import.meta.url).resolve("typescript/package.json");
   folders.push(path.dirname(path.dirname(fs.realpathSync(typescript))));
-  // tsx asks whether the file system is case-sensitive by looking for the checkout's path in inverted case; on a
-  // case-sensitive disk that path does not exist, and reading it must not be refused.
-  folders.push(invertCase(CCREPRO_ROOT));
   return [...new Set(folders)];
-}
-
-function invertCase(text: string): string {
-  return [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join("");
 }
 
 let namespaceWorks: boolean | undefined;
@@ -93,12 +86,13 @@ function timeoutOf(options: ConfinedCheckOptions): number {
 // `file`: the scenario file to judge with; `shown`: the name errors blame (the run's copy or the user's file).
 export function confinedCheck(runDir: string, file: string, shown: string, options: ConfinedCheckOptions = {}): Promise<ConfinedCheck> {
   const timeoutMs = timeoutOf(options);
-  const readable = [path.resolve(runDir), path.dirname(path.resolve(file)), ...ccreproFolders()];
+  // What the permission model is given is what the output prints: each folder once, each one that exists.
+  const readable = [...new Set([path.resolve(runDir), path.dirname(path.resolve(file)), ...ccreproFolders()])];
   const namespace = options.trust ? null : unshareArgs();
   const confinement: Confinement = options.trust ? { kind: "trusted" } : { kind: "confined", readable, network: namespace ? "namespace" : "patched" };
   const permission = options.trust
     ? []
-    : ["--experimental-permission", "--allow-worker", ...[...new Set(readable)].map((folder) => `--allow-fs-read=${folder}`), "--disable-warning=ExperimentalWarning"];
+    : ["--experimental-permission", "--allow-worker", ...readable.map((folder) => `--allow-fs-read=${folder}`), "--disable-warning=ExperimentalWarning"];
   const job: CheckJob = { runDir: path.resolve(runDir), file: path.resolve(file), shown, blockNetwork: !options.trust && !namespace };
   // fork() cannot wrap its command, so a wrapper (unshare, setpriv) is the execPath and node its first argument;
   // each wrapper execs the next in the same process, so the child is still ccrepro's own child.

@@ -42,6 +42,11 @@ describe("ccrepro check of a foreign run directory", { timeout: 120_000 }, () =>
     expect(text.stdout).toMatch(/^ERROR: the check of scenario file .*many-continuations\.ts threw: Access to this API has been restricted/);
     expect(text.stdout).toContain("ran: the scenario file's check confined (Node's permission model");
     expect(text.stdout).toContain("--trust runs it with your rights");
+    // Issue 41, item 9: the line names only folders the permission model was given, each once, each one that exists
+    // (it once listed the checkout's path with every letter's case flipped).
+    const listed = /reads only (.*); no writes/.exec(text.stdout)![1]!.split(", ");
+    expect(new Set(listed).size).toBe(listed.length);
+    for (const folder of listed) expect(fs.existsSync(folder), folder).toBe(true);
   });
 
   it("refuses it processes and the network, and reading outside the run directory and ccrepro", async () => {
