@@ -100,4 +100,20 @@ describe("runAtlas", () => {
     expect(() => readAtlasFile(out)).toThrow(UserError);
     expect(() => readAtlasFile(out)).toThrow(/entries\.0\.params/);
   });
+
+  it("keeps one writer per folder: a second atlas into a folder a live one writes refuses and runs nothing (fault battery)", async () => {
+    const out = tmp();
+    let second: Promise<unknown> | null = null;
+    const other = standIn(out);
+    const { runner: slow } = standInRunner(out, notificationTable, {
+      afterRun: (count) => {
+        if (count === 1) second = runAtlas(base(out, other.runner));
+      },
+    });
+    const first = runAtlas(base(out, slow));
+    await first;
+    await expect(second).rejects.toThrow(`${out} is being written by pid ${process.pid} (ccrepro atlas, since `);
+    expect(other.ran).toEqual([]);
+    expect(readAtlasFile(out).entries[0]!.complete).toBe(true);
+  });
 });

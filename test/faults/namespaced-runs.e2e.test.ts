@@ -13,6 +13,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { E2E_TIMEOUT_MS } from "../e2e-run.ts";
+import { startFakeCcrepro } from "../fake-ccrepro.ts";
 import { RUN_MARKER_VAR } from "../../harness/isolation.ts";
 import { findMarkedProcesses, reapRun } from "../../harness/processes.ts";
 import { readRunRecord } from "../../harness/run-record.ts";
@@ -110,21 +111,10 @@ describe.skipIf(!canUnshare)("a run inside a pid namespace beside one outside it
 // A run whose ccrepro really died, in this namespace (a fixture stands in for that ccrepro: its "run" is two process
 // trees carrying a marker and its owner token). The next run ends them and lists them in run.json, unless the
 // automatic reap is off, and then they are left and run.json says the reap was off.
-const FAKE = path.resolve(import.meta.dirname, "../fixtures/processes/fake-ccrepro.ts");
 async function deadRun(): Promise<{ runId: string; pids: number[] }> {
   const runId = `test-orphan-${Date.now().toString(36)}`;
   runIds.push(runId);
-  const fake = execa(process.execPath, ["--import", "tsx", FAKE, runId, "no-watchdog"], { cwd: path.resolve(import.meta.dirname, "../.."), reject: false, buffer: false });
-  const pids = await new Promise<number[]>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("the fake ccrepro never printed ready")), 30_000);
-    fake.stdout?.on("data", (chunk: Buffer) => {
-      const line = chunk.toString().split("\n").find((l) => l.startsWith("ready "));
-      if (line) {
-        clearTimeout(timer);
-        resolve(line.split(" ").slice(1).map(Number));
-      }
-    });
-  });
+  const { fake, pids } = await startFakeCcrepro(runId, { watchdog: false });
   fake.kill("SIGKILL");
   await fake;
   return { runId, pids };

@@ -1,12 +1,14 @@
 // A signal to ccrepro alone while `run` judges a file scenario (issue 41, item 3), on 2.1.332 (cached): the scenario's
 // check spins forever. SIGTERM to ccrepro's pid ends the run within a second, as ERROR saying the check was
-// interrupted, and leaves no check process behind (before: ccrepro waited out the check's 60 s limit).
+// interrupted, and leaves no check process behind (before: ccrepro waited out the check's 60 s limit). And while a
+// `-p` turn runs a 60 s foreground tool call: before, the print step waited out its own limit after the signal.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { E2E_TIMEOUT_MS } from "../e2e-run.ts";
+import { checkChildOf, running } from "../fake-ccrepro.ts";
 
 const CLI = path.resolve(import.meta.dirname, "../../bin/ccrepro.mjs");
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-signal-check-"));
@@ -31,19 +33,45 @@ export default defineScenario({
 `,
 );
 
-function checkChildOf(ccreproPid: number): number | null {
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === ccreproPid && fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("check-child.mjs")) return Number(entry);
-    } catch {
-      // gone
-    }
-  }
-  return null;
-}
+fs.writeFileSync(
+  path.join(folder, "long-print.ts"),
+  `import { bash, conversation, defineScenario, print, session, text } from "ccrepro";
+import { reached } from "ccrepro/checkers";
+const s1 = session("s1");
+export default defineScenario({
+  name: "long-print",
+  summary: "a -p turn whose tool call takes a minute",
+  source: "issue 41",
+  findings: [],
+  sessions: [s1],
+  mockScript: () => conversation({ main: { marker: "LONG_PRINT", replies: [bash("command sleep 60; echo slept", "sleep")], then: text("ok") } }),
+  steps: () => [print(s1, "LONG_PRINT sleep a minute", { timeout: 120_000 })],
+  check: () => ({ reached: reached(), findings: [], notes: [] }),
+});
+`,
+);
+
+describe("SIGTERM to ccrepro during a -p turn", { timeout: 180_000 }, () => {
+  it("ends the run within seconds as ERROR, not at the print step's limit", async () => {
+    const runsDir = path.join(folder, "print-runs");
+    const run = execa(process.execPath, [CLI, "run", "./long-print.ts", "--claude", "2.1.332", "--json", "--runs-dir", runsDir], { cwd: folder, reject: false, timeout: E2E_TIMEOUT_MS });
+    const started = Date.now();
+    // The tool call is up once the mock has answered the first request with it: the log holds one request.
+    const logged = () => {
+      const dirs = fs.existsSync(runsDir) ? fs.readdirSync(runsDir) : [];
+      const index = dirs.map((d) => path.join(runsDir, d, "mock", "index.jsonl")).find((f) => fs.existsSync(f));
+      return index ? fs.readFileSync(index, "utf8").includes('"kind":"request"') : false;
+    };
+    while (!logged() && Date.now() - started < 120_000) await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const sent = Date.now();
+    process.kill(run.pid!, "SIGTERM");
+    const done = await run;
+    expect(Date.now() - sent).toBeLessThan(15_000);
+    expect(done.exitCode, done.stderr).toBe(3);
+    expect((JSON.parse(done.stdout) as { verdict: string }).verdict).toBe("ERROR");
+  });
+});
 
 describe("SIGTERM to ccrepro while run judges a file scenario", { timeout: 180_000 }, () => {
   it("ends the run within a second as ERROR, and the check's process with it", async () => {
@@ -65,16 +93,8 @@ describe("SIGTERM to ccrepro while run judges a file scenario", { timeout: 180_0
     expect(result.verdict).toBe("ERROR");
     expect(JSON.stringify(result)).toMatch(/was interrupted, and its process ended/);
     // SIGKILLed as ccrepro exited: gone, or a zombie for the moment its new parent takes to reap it.
-    const running = () => {
-      try {
-        const stat = fs.readFileSync(`/proc/${child}/stat`, "utf8");
-        return !stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
-      } catch {
-        return false;
-      }
-    };
     const ended = Date.now();
-    while (running() && Date.now() - ended < 1_000) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(running()).toBe(false);
+    while (running(child!) && Date.now() - ended < 1_000) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(running(child!)).toBe(false);
   });
 });

@@ -6,35 +6,21 @@ import crypto from "node:crypto";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { execa, type ResultPromise } from "execa";
+import { startFakeCcrepro } from "../fake-ccrepro.ts";
 import { afterAll, describe, expect, it } from "vitest";
 import { RUN_MARKER_VAR } from "../../harness/isolation.ts";
 import { findMarkedProcesses, reapRun } from "../../harness/processes.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const FAKE = path.join(ROOT, "test", "fixtures", "processes", "fake-ccrepro.ts");
 const usedRunIds: string[] = [];
 afterAll(async () => {
   for (const id of usedRunIds) await reapRun({ name: RUN_MARKER_VAR, value: id }, []);
 });
 
-// `inNamespace`: started under `unshare --pid --fork --mount-proc`, as a container's ccrepro is.
 async function startFake(mode?: "no-watchdog", inNamespace = false): Promise<{ runId: string; fake: ResultPromise; pids: number[] }> {
   const runId = `test-killed-${crypto.randomBytes(6).toString("hex")}`;
   usedRunIds.push(runId);
-  const words = ["--import", "tsx", FAKE, runId, ...(mode ? [mode] : [])];
-  const [command, args] = inNamespace ? ["unshare", ["--pid", "--fork", "--mount-proc", "--kill-child", process.execPath, ...words]] : ["node", words];
-  const fake = execa(command, args, { cwd: ROOT, reject: false, buffer: false });
-  const pids = await new Promise<number[]>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("the fake ccrepro never printed ready")), 30_000);
-    fake.stdout?.on("data", (chunk: Buffer) => {
-      const line = chunk.toString().split("\n").find((l) => l.startsWith("ready "));
-      if (line) {
-        clearTimeout(timer);
-        resolve(line.split(" ").slice(1).map(Number));
-      }
-    });
-  });
-  return { runId, fake, pids };
+  return { runId, ...(await startFakeCcrepro(runId, { watchdog: mode !== "no-watchdog", inNamespace })) };
 }
 
 async function goneWithin(runId: string, ms: number): Promise<number | null> {

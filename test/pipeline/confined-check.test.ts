@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
+import { checkChildOf, running } from "../fake-ccrepro.ts";
 
 const CLI = new URL("../../bin/ccrepro.mjs", import.meta.url).pathname;
 // A run of a file scenario on 2.1.332 (its README): run.json names scenario/many-continuations.ts as the copy.
@@ -97,28 +98,6 @@ describe("ccrepro check of a foreign run directory", { timeout: 120_000 }, () =>
 
 // Issue 41, item 3: the check's child dies with ccrepro, whatever way ccrepro dies, and a signal to ccrepro alone
 // during a check ends it within a second as ERROR.
-function checkChildOf(ccreproPid: number): number | null {
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === ccreproPid && fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("check-child.mjs")) return Number(entry);
-    } catch {
-      // gone
-    }
-  }
-  return null;
-}
-
-const alive = (pid: number) => {
-  try {
-    return !fs.readFileSync(`/proc/${pid}/stat`, "utf8").slice(fs.readFileSync(`/proc/${pid}/stat`, "utf8").lastIndexOf(")") + 2).startsWith("Z");
-  } catch {
-    return false;
-  }
-};
-
 async function spinningCheck(args: string[]): Promise<{ ccrepro: ReturnType<typeof ccrepro>; child: number }> {
   const run = ccrepro(["check", craftedRun(`spins-${Math.random().toString(36).slice(2, 8)}`, "", "    for (;;) {}"), ...args]);
   const started = Date.now();
@@ -141,7 +120,7 @@ describe("a signal to ccrepro during a check", { timeout: 60_000 }, () => {
       expect(Date.now() - sent).toBeLessThan(1_500);
       expect(done.exitCode, done.stdout + done.stderr).toBe(3);
       expect(done.stdout).toMatch(/^ERROR: the check of scenario file .*many-continuations\.ts was interrupted, and its process ended/);
-      expect(alive(child)).toBe(false);
+      expect(running(child)).toBe(false);
     });
   }
 
@@ -150,7 +129,7 @@ describe("a signal to ccrepro during a check", { timeout: 60_000 }, () => {
     process.kill(run.pid!, "SIGKILL");
     await run;
     const killed = Date.now();
-    while (alive(child) && Date.now() - killed < 3_000) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(alive(child)).toBe(false);
+    while (running(child) && Date.now() - killed < 3_000) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(running(child)).toBe(false);
   });
 });

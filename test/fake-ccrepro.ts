@@ -1,0 +1,52 @@
+// Test helpers for process handling, with fixture programs (never claude): a stand-in for a ccrepro mid-run
+// (test/fixtures/processes/fake-ccrepro.ts), and the confined check's child of a real ccrepro.
+import fs from "node:fs";
+import path from "node:path";
+import { execa, type ResultPromise } from "execa";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const FAKE = path.join(ROOT, "test", "fixtures", "processes", "fake-ccrepro.ts");
+
+// Starts the stand-in with run id `runId` and returns once its process trees are up. `inNamespace`: under
+// `unshare --pid --fork --mount-proc --kill-child`, as a container's ccrepro runs.
+export async function startFakeCcrepro(runId: string, options: { watchdog?: boolean; inNamespace?: boolean } = {}): Promise<{ fake: ResultPromise; pids: number[] }> {
+  const words = ["--import", "tsx", FAKE, runId, ...(options.watchdog === false ? ["no-watchdog"] : [])];
+  const [command, args] = options.inNamespace ? ["unshare", ["--pid", "--fork", "--mount-proc", "--kill-child", process.execPath, ...words]] : [process.execPath, words];
+  const fake = execa(command, args, { cwd: ROOT, reject: false, buffer: false });
+  const pids = await new Promise<number[]>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("the fake ccrepro never printed ready")), 30_000);
+    fake.stdout?.on("data", (chunk: Buffer) => {
+      const line = chunk.toString().split("\n").find((l) => l.startsWith("ready "));
+      if (line) {
+        clearTimeout(timer);
+        resolve(line.split(" ").slice(1).map(Number));
+      }
+    });
+  });
+  return { fake, pids };
+}
+
+// The confined check's child of the ccrepro with pid `ccreproPid` (pipeline/check-child.mjs), or null.
+export function checkChildOf(ccreproPid: number): number | null {
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === ccreproPid && fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("check-child.mjs")) return Number(entry);
+    } catch {
+      // gone
+    }
+  }
+  return null;
+}
+
+// Running: there, and not a zombie waiting for its new parent to reap it.
+export function running(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return !stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+  } catch {
+    return false;
+  }
+}
