@@ -37,14 +37,3 @@ export function checkApiConformance(requests: readonly RequestEntry[]): Finding[
       });
     });
 }
-
-// A scenario's result with the API's rejections added. They are evidence of a bug on their own, so any of them makes
-// the verdict RED (as judge() would), whether or not the scenario reached its point. A harness failure stays ERROR.
-export function withApiConformance(result: CheckResult, requests: readonly RequestEntry[]): CheckResult {
-  if (result.verdict === "ERROR") return result;
-  const rejected = checkApiConformance(requests);
-  if (rejected.length === 0) return result;
-  const findings = [...result.findings, ...rejected];
-  const redIds = [...new Set(findings.filter((f) => f.red).map((f) => f.id))];
-  return { ...result, verdict: "RED", reason: redIds.join(", "), findings };
-}

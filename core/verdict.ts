@@ -61,6 +61,27 @@ export function judge({ reached, findings, notes }: CheckerOutput): CheckResult 
   return { verdict: "GREEN", reason: "reached its point and everything held", findings, notes };
 }
 
+// What the run itself says about its verdict, beside the scenario's check (pipeline/verdict-rules.ts gathers it).
+export interface RunEvidence {
+  // Whether the run got through its plan: a wait or a `-p` turn that timed out, or steps that never ran, leave it short.
+  reached: Reached;
+  // Evidence of a bug no scenario's check looks for (the requests the real API would have rejected).
+  findings: Finding[];
+  // What the run allowed and a reader must see beside the verdict (a timeout the scenario said may happen).
+  notes: string[];
+}
+
+// The verdict of a run: the scenario's judged check and the run's own evidence, through judge() once. A run short of
+// its plan is not GREEN however its check judged (RED stays RED: the bug showed before the plan fell short); the
+// API's rejections make it RED; a harness failure or an unsupported release stays as it is.
+export function judgeRun(check: CheckResult, run: RunEvidence): CheckResult {
+  if (check.verdict === "ERROR" || check.verdict === "UNSUPPORTED") return check;
+  if (run.reached.ok && run.findings.length === 0 && run.notes.length === 0) return check;
+  const byCheck: Reached = check.verdict === "INCONCLUSIVE" ? { ok: false, reason: check.reason } : { ok: true };
+  // The check's own words for a point it saw missed are the more telling; the run's, where the check saw none.
+  return judge({ reached: byCheck.ok ? run.reached : byCheck, findings: [...check.findings, ...run.findings], notes: [...check.notes, ...run.notes] });
+}
+
 // Exit codes of `ccrepro run` / `ccrepro check`.
 export const VERDICT_EXIT: Record<Verdict, number> = { GREEN: 0, RED: 1, INCONCLUSIVE: 2, ERROR: 3, UNSUPPORTED: 4 };
 // `git bisect run` convention: 0 good, 1 bad, 125 skip, ≥128 abort.

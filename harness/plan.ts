@@ -36,13 +36,14 @@ export type Step =
       timeoutMs: number;
     }
   // Wait until the predicate holds on what the run recorded so far; fails the run (ERROR) when timeoutMs passes,
-  // unless `onTimeout: "inconclusive"`, which ends the run and lets the checker say what was not reached.
+  // unless `onTimeout: "inconclusive"`, which ends the run short of its point (the verdict cannot be GREEN), or
+  // "continue", a timeout the scenario allows: the run goes on and the timeout is shown with the verdict.
   | {
       kind: "wait";
       label: string;
       until: (rec: Recordings) => boolean;
       timeoutMs: number;
-      onTimeout?: "error" | "inconclusive";
+      onTimeout?: "error" | "inconclusive" | "continue";
     }
   // Close stdin, wait up to graceMs for the process to exit, then send the signal (none for "stdin").
   | { kind: "stop"; session: string; how: StopHow; graceMs: number }
@@ -62,7 +63,7 @@ export type Step =
       label: string;
       until: (view: TerminalView) => boolean;
       timeoutMs: number;
-      onTimeout?: "error" | "inconclusive";
+      onTimeout?: "error" | "inconclusive" | "continue";
     }
   // Watch the recordings until the predicate holds or timeoutMs passes; either way the run goes on, and the checker
   // judges what was seen (for events whose absence is the finding, e.g. a turn nobody continues).

@@ -136,6 +136,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     wallMs: null,
     floorMs: null,
     steps: [],
+    stepsSkipped: [],
     sessions: [],
     outbound: { attempts: 0, forwardedToMock: 0 },
     permissions,
@@ -224,16 +225,20 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
         pointReachedAt = clockNow();
       },
     };
+    const labelOf = (step: Step) => ("label" in step ? step.label : `${step.kind} ${"session" in step ? step.session : ""}`.trim());
     for (const [index, step] of plan.steps.entries()) {
       if (runAbort.signal.aborted) throw runAbort.signal.reason as Error;
-      const label = "label" in step ? step.label : `${step.kind} ${"session" in step ? step.session : ""}`.trim();
+      const label = labelOf(step);
       const stepStart = clockNow();
       progress(`step ${index + 1}: ${label}`);
       try {
-        const { outcome, detail } = await executeStep(ctx, step);
-        record.steps.push({ index, kind: step.kind, label, startedAt: stepStart, endedAt: clockNow(), outcome, detail });
-        if (outcome === "timeout") {
+        const { outcome, detail, mayTimeOut } = await executeStep(ctx, step);
+        record.steps.push({ index, kind: step.kind, label, startedAt: stepStart, endedAt: clockNow(), outcome, detail, ...(mayTimeOut ? { mayTimeOut } : {}) });
+        if (outcome === "timeout" && !mayTimeOut) {
+          progress(`step ${index + 1} timed out (${detail ?? label}): the run is INCONCLUSIVE unless the check finds the bug in what came before`);
           timedOut = true;
+          // What never ran is recorded, so the verdict can say the run stopped short.
+          record.stepsSkipped = plan.steps.slice(index + 1).map(labelOf);
           break;
         }
       } catch (thrown) {

@@ -45,6 +45,7 @@ export function recordUnsupportedRun(run: UnsupportedRun): { runDir: string; rec
     wallMs: 0,
     floorMs: null,
     steps: [],
+    stepsSkipped: [],
     sessions: [],
     outbound: { attempts: 0, forwardedToMock: 0 },
     processes: { killedAtEnd: 0, survivors: [], outsideRemoved: [], orphansReaped: [] },

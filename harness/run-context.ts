@@ -41,4 +41,6 @@ export interface RunContext {
 export interface StepResult {
   outcome: StepRecord["outcome"];
   detail: string | null;
+  // Set with a timeout the scenario allowed: the run goes on.
+  mayTimeOut?: true;
 }

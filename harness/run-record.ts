@@ -15,6 +15,9 @@ export const stepRecordSchema = z.object({
   endedAt: z.number(),
   outcome: z.enum(["ok", "timeout", "error"]),
   detail: z.string().nullable(),
+  // A timeout the scenario allowed (a watch, a wait with onTimeout "continue"): the run went on, and the verdict
+  // stands, with the timeout printed beside it. Any other timeout leaves the run short of its point.
+  mayTimeOut: z.boolean().optional(),
 });
 export type StepRecord = z.infer<typeof stepRecordSchema>;
 
@@ -62,6 +65,8 @@ export const runRecordSchema = z.object({
   // From the first session's start to the moment the last awaited event was recorded.
   floorMs: z.number().nullable(),
   steps: z.array(stepRecordSchema),
+  // The labels of the plan's steps that never ran, because an earlier one timed out (or the UI exited early).
+  stepsSkipped: z.array(z.string()).default([]),
   sessions: z.array(
     z.object({
       label: z.string(),

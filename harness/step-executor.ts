@@ -213,6 +213,7 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepResu
       if (silent && ctx.sessions.size > 0) {
         throw new StepFailure(`claude printed nothing and sent no request within ${step.timeoutMs} ms (it hangs) while waiting for: ${step.label}`);
       }
+      if (step.onTimeout === "continue") return { outcome: "timeout", detail: `not reached within ${step.timeoutMs} ms; the scenario allows it (onTimeout: "continue")`, mayTimeOut: true };
       if (step.onTimeout === "inconclusive") return { outcome: "timeout", detail: `not reached within ${step.timeoutMs} ms` };
       throw new StepFailure(`timed out after ${step.timeoutMs} ms waiting for: ${step.label}`);
     }

@@ -159,10 +159,12 @@ export interface WaitOptions {
   /** In ms; default 60 s. */
   timeout?: number;
   /**
-   * "inconclusive" (default): the run ends there and the check says what was not reached. "error": the run is a
-   * harness failure (ERROR), for waits that must always succeed.
+   * "inconclusive" (default): the run ends there, short of its point: the verdict is INCONCLUSIVE, or RED when the
+   * check finds the bug in what came before; never GREEN. "error": the run is a harness failure (ERROR), for waits
+   * that must always succeed. "continue": the scenario allows this wait to time out; the run goes on to the next
+   * step, and the timeout is printed with the verdict and shown in the reports.
    */
-  onTimeout?: "inconclusive" | "error";
+  onTimeout?: "inconclusive" | "error" | "continue";
 }
 
 /**

@@ -3,11 +3,10 @@ import fs from "node:fs";
 import { loadRecordings } from "../harness/recordings.ts";
 import { readRunRecord, type RunRecord } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
-import type { CheckResult } from "../core/verdict.ts";
+import { judgeRun, type CheckResult } from "../core/verdict.ts";
 import type { Scenario } from "../kit/scenario.ts";
 import { explainFailure } from "./diagnose-run.ts";
-import { harnessErrorResult, unsupportedResult } from "./verdict-rules.ts";
-import { withApiConformance } from "../checker/api-conformance.ts";
+import { harnessErrorResult, runEvidence, unsupportedResult } from "./verdict-rules.ts";
 import { withCacheAudit, type AuditedResult } from "./cache-notes.ts";
 
 const unaudited = (result: CheckResult): AuditedResult => ({ result, cache: null });
@@ -41,13 +40,6 @@ export function judgedBeforeCheck(runDir: string): { early: AuditedResult } | { 
   return { record };
 }
 
-// A `-p` turn killed at its step's limit never finished: a check may still find the bug in what it did (RED), but
-// the run cannot be GREEN, for it did not reach the end the check takes for granted.
-function notGreenPastACutTurn(result: CheckResult, record: RunRecord): CheckResult {
-  const cut = record.steps.find((step) => step.kind === "print" && step.outcome === "timeout");
-  return cut && result.verdict === "GREEN" ? { ...result, verdict: "INCONCLUSIVE", reason: `step ${cut.index + 1} (${cut.label}): ${cut.detail ?? "timed out"}` } : result;
-}
-
 export function checkRecordedRunAudited(runDir: string, given: ScenarioOfRecord, checkFile?: string): AuditedResult {
   const before = judgedBeforeCheck(runDir);
   if ("early" in before) return before.early;
@@ -62,8 +54,9 @@ export function checkRecordedRunAudited(runDir: string, given: ScenarioOfRecord,
   if (!params.success) return unaudited(harnessErrorResult(`run.json's parameters no longer fit scenario ${scenario.name}: ${params.error.message}`));
   try {
     const rec = loadRecordings(runDir);
-    // Every scenario's result also carries the requests the real API would have rejected, and what caching cost.
-    return withCacheAudit(withApiConformance(notGreenPastACutTurn(scenario.check(rec, params.data), record), rec.requests), rec);
+    // The one verdict: the scenario's check with what the run itself says (its timeouts, the API's rejections);
+    // then what caching cost, as notes.
+    return withCacheAudit(judgeRun(scenario.check(rec, params.data), runEvidence(record, rec.requests)), rec);
   } catch (error) {
     // A user's check that throws is a bug in that file: name it, so the fix is obvious.
     if (file !== null) {

@@ -1,11 +1,29 @@
 // The rules every caller applies to verdicts alike: what a harness failure is, and what repeats add up to.
-import type { CheckResult, Verdict } from "../core/verdict.ts";
+import type { CheckResult, Reached, RunEvidence, Verdict } from "../core/verdict.ts";
+import { checkApiConformance } from "../checker/api-conformance.ts";
+import type { RequestEntry } from "../mock-api/log-entry.ts";
+import type { RunRecord } from "../harness/run-record.ts";
 import { rateLabel, repeatRates, type RepeatRates } from "./rates.ts";
 
 // Exit code of `ccrepro run --repeat N` whose repeats disagree (flaky by the rule in rates.ts): not 0 (it is not
 // GREEN), not 1 (a plain RED means every run showed the bug), not 2 (the runs did reach their point). Stable cells keep
 // the verdict codes 0–4; `--exit-codes git-bisect` maps a flaky cell to 125 (skip) as before.
 export const FLAKY_EXIT = 6;
+
+// What a recorded run says about its own verdict: a step that timed out without leave (a wait, a cut `-p` turn, a UI
+// that exited early) and the steps it left unrun; timeouts the scenario allowed, as notes; the API's rejections.
+export function runEvidence(record: Pick<RunRecord, "steps" | "stepsSkipped">, requests: readonly RequestEntry[]): RunEvidence {
+  const step = (s: RunRecord["steps"][number]) => `step ${s.index + 1} (${s.label})`;
+  const cut = record.steps.find((s) => s.outcome === "timeout" && !s.mayTimeOut);
+  const skipped = record.stepsSkipped.length > 0 ? `; ${record.stepsSkipped.length} step(s) never ran: ${record.stepsSkipped.join(", ")}` : "";
+  const reached: Reached = cut
+    ? { ok: false, reason: `${step(cut)} timed out: ${cut.detail ?? "no detail"}${skipped}` }
+    : record.stepsSkipped.length > 0
+      ? { ok: false, reason: `the run stopped short of its plan${skipped}` }
+      : { ok: true };
+  const allowed = record.steps.filter((s) => s.outcome === "timeout" && s.mayTimeOut).map((s) => `${step(s)} timed out, as the scenario allows: ${s.detail ?? "no detail"}`);
+  return { reached, findings: checkApiConformance(requests), notes: allowed };
+}
 
 // A run the harness could not carry out (or a cell that never ran): ERROR, with no findings.
 export function harnessErrorResult(reason: string): CheckResult {

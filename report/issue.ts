@@ -93,6 +93,17 @@ export function renderIssue(target: string): string {
     "",
   ];
   if (result.findings.length > 0) out.push("**Findings**", "", ...result.findings.flatMap(findingLines));
+  // Steps that timed out, allowed or not, beside the verdict they bear on (issue 42).
+  const timedOut = record.steps.filter((s) => s.outcome === "timeout");
+  if (timedOut.length > 0 || record.stepsSkipped.length > 0) {
+    out.push(
+      "**Steps that did not finish**",
+      "",
+      ...timedOut.map((s) => `- step ${s.index + 1} (${s.label}) timed out${s.mayTimeOut ? ", as the scenario allows" : ""}: ${prose(s.detail ?? "no detail")}`),
+      ...(record.stepsSkipped.length > 0 ? [`- never ran: ${record.stepsSkipped.join(", ")}`] : []),
+      "",
+    );
+  }
   const view = loadRunView(runDir);
   if (!("missing" in view)) {
     for (const session of view.sessions) {

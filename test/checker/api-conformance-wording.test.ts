@@ -1,7 +1,12 @@
 // The words of a request-rejected-by-api finding, pinned exactly: where it points (a message, or a JSONPath for a
 // request-wide rule), every violation's detail line, and a verdict reason naming only the RED findings.
 import { describe, expect, it } from "vitest";
-import { checkApiConformance, withApiConformance } from "../../checker/api-conformance.ts";
+import { checkApiConformance } from "../../checker/api-conformance.ts";
+import { judgeRun } from "../../core/verdict.ts";
+import { runEvidence } from "../../pipeline/verdict-rules.ts";
+
+// The run's evidence when every step went through: only the API's rejections.
+const withApiConformance = (result: Parameters<typeof judgeRun>[0], requests: Parameters<typeof runEvidence>[1]) => judgeRun(result, runEvidence({ steps: [], stepsSkipped: [] }, requests));
 import type { CheckResult } from "../../core/verdict.ts";
 import { checkConformance, type ConformanceViolation } from "../../mock-api/conformance.ts";
 import { requestEntrySchema } from "../../mock-api/log-entry.ts";
@@ -57,7 +62,7 @@ describe("request-rejected-by-api wording", () => {
   });
 });
 
-describe("withApiConformance's reason", () => {
+describe("judgeRun with the API's rejections's reason", () => {
   it("names the RED findings only, not a scenario's informational ones", () => {
     // A GREEN result that carries an informational finding (red: false), as scenarios report what they observed.
     const green: CheckResult = {

@@ -5,7 +5,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkApiConformance, withApiConformance } from "../../checker/api-conformance.ts";
+import { checkApiConformance } from "../../checker/api-conformance.ts";
+import { judgeRun } from "../../core/verdict.ts";
+import { runEvidence } from "../../pipeline/verdict-rules.ts";
+
+// The run's evidence when every step went through: only the API's rejections.
+const withApiConformance = (result: Parameters<typeof judgeRun>[0], requests: Parameters<typeof runEvidence>[1]) => judgeRun(result, runEvidence({ steps: [], stepsSkipped: [] }, requests));
 import { checkConformance } from "../../mock-api/conformance.ts";
 import { requestEntrySchema } from "../../mock-api/log-entry.ts";
 import { checkRecordedRun } from "../../pipeline/check-recorded-run.ts";
@@ -76,7 +81,7 @@ describe("request-rejected-by-api on recorded runs", () => {
   });
 });
 
-describe("withApiConformance", () => {
+describe("judgeRun with the API's rejections", () => {
   const entry = (seq: number, body: unknown) =>
     requestEntrySchema.parse({
       kind: "request", seq, receivedAt: 0, method: "POST", path: "/v1/messages", query: "", headers: {}, bodyFile: "b", bodyBytes: 0,

@@ -22,7 +22,7 @@ afterAll(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-function context(fixture: string, requests: unknown[] = []): RunContext {
+function context(fixture: string, requests: unknown[] = [], abort: AbortSignal = new AbortController().signal): RunContext {
   const layout = runLayout(path.join(root, `${runId}-${fixture}-${crypto.randomBytes(3).toString("hex")}`));
   fs.mkdirSync(layout.work, { recursive: true });
   return {
@@ -33,6 +33,7 @@ function context(fixture: string, requests: unknown[] = []): RunContext {
     permissions: { mode: "skip-permissions", args: ["--dangerously-skip-permissions"], why: "test" },
     live: { changed: () => undefined, addSession: () => undefined, requests },
     sessions: new Map<string, HeadlessSession>(),
+    abort,
   } as unknown as RunContext;
 }
 
@@ -113,6 +114,16 @@ describe("the print step", () => {
     setTimeout(() => requests.push({ seq: 1 }), 100);
     const outcome = await executeStep(ctx, { kind: "print", session: "p1", prompt: "x", timeoutMs: 500 });
     expect(outcome).toEqual({ outcome: "timeout", detail: "claude -p (session p1) was still running after 500 ms and was killed: not reached" });
+    expect(ctx.sessions.get("p1")!.running).toBe(false);
+  });
+
+  it("ends at once on the run's abort (Ctrl-C, a fault), killing the process, instead of waiting out its limit", { timeout: 30_000 }, async () => {
+    const controller = new AbortController();
+    const ctx = context("hang", [], controller.signal);
+    setTimeout(() => controller.abort(new Error("the run was interrupted")), 300);
+    const started = Date.now();
+    await expect(executeStep(ctx, { kind: "print", session: "p1", prompt: "x", timeoutMs: 20_000 })).rejects.toThrow("the run was interrupted");
+    expect(Date.now() - started).toBeLessThan(5_000);
     expect(ctx.sessions.get("p1")!.running).toBe(false);
   });
 });

@@ -26,7 +26,7 @@ function stalledRun(): { dir: string; record: RunRecord } {
     format: 2, id: "x", scenario: "resume-orphaned-background-task", source: { kind: "builtin", name: "resume-orphaned-background-task" }, params: {},
     claude: { requested: "1.0.72", era: "js", reportedVersion: "1.0.72", executable: "cli.js", command: "node", args: [], sha256: "0", package: "@anthropic-ai/claude-code@1.0.72" },
     mock: { url: "http://127.0.0.1:40123", script: null }, hookEvents: [], startedAt: "", endedAt: "", wallMs: 1, floorMs: null,
-    steps: [], sessions: [{ label: "s1", pid: 1, sessionId: null, exitCode: 1, signal: null }],
+    steps: [], stepsSkipped: [], sessions: [{ label: "s1", pid: 1, sessionId: null, exitCode: 1, signal: null }],
     outbound: { attempts: 9, forwardedToMock: 0 }, processes: { killedAtEnd: 0, survivors: [], outsideRemoved: [], orphansReaped: [] },
     hooks: { calls: 0, medianMs: null, maxMs: null }, harnessError: "timed out after 60000 ms waiting for: session 1 settled its first turn",
     recordingComplete: true, result: null, checkMs: null, driver: "headless", sdk: null,
