@@ -61,6 +61,9 @@ const boundarySchema = z.object({
   to: z.string(),
   // Releases between the two without an answer (not run yet, or only ERROR): empty once the pair is adjacent.
   between: z.array(z.string()),
+  // Releases between the two that were measured but judged nothing (INCONCLUSIVE, UNSUPPORTED): never a side of a
+  // boundary (issue 42, item 2); with them the boundary is a range, each named with why.
+  unjudged: z.array(z.object({ version: z.string(), verdict: verdictSchema, reason: z.string() })).default([]),
   // The run directories whose verdicts put the boundary there.
   proof: z.object({ before: z.array(z.string()), after: z.array(z.string()) }),
 });
@@ -109,6 +112,12 @@ export function boundaryLine(b: Pick<AtlasBoundary, "before" | "after" | "from" 
 // ERROR says nothing about the release (the harness failed): such a cell answers no question and bounds nothing.
 export function answers(cell: Pick<AtlasCell, "verdict">): boolean {
   return cell.verdict !== "ERROR";
+}
+
+// GREEN or RED (a flaky cell leads with one of them): a cell that judged the release, and so may be a boundary's side.
+// INCONCLUSIVE and UNSUPPORTED answer what the release can do (their intervals are facts too) but judge nothing.
+export function judges(cell: Pick<AtlasCell, "verdict">): boolean {
+  return cell.verdict === "GREEN" || cell.verdict === "RED";
 }
 
 export function sameVariant(entry: Pick<AtlasEntry, "scenario" | "params" | "driver" | "sdk">, other: Pick<AtlasEntry, "scenario" | "params" | "driver" | "sdk">): boolean {

@@ -2,7 +2,7 @@
 // measured ends differ in state, until every boundary is an adjacent pair of releases; --verify spends runs on random
 // releases inside the intervals assumed to agree. What was measured implies the intervals and the boundaries.
 import { middleOf } from "../bisect/bisector.ts";
-import { answers, stateOf, type AtlasBoundary, type AtlasCell, type AtlasInterval, type CellWhy } from "./atlas-file.ts";
+import { answers, judges, stateOf, type AtlasBoundary, type AtlasCell, type AtlasInterval, type CellWhy } from "./atlas-file.ts";
 
 export interface Probe {
   version: string;
@@ -80,20 +80,27 @@ export function intervalsOf(versions: readonly string[], cells: ReadonlyMap<stri
 
 const proofOf = (cell: AtlasCell): string[] => cell.runs.flatMap((r) => (r.dir === null ? [] : [r.dir]));
 
-// Neighbouring answers whose states differ, with what lies between them unanswered and the runs on either side.
+// Neighbouring judged cells (GREEN, RED) whose states differ, with what lies between them: releases without an
+// answer, and measured ones that judged nothing (never a side, as git bisect skips them), and the runs on either side.
 export function boundariesOf(versions: readonly string[], cells: ReadonlyMap<string, AtlasCell>): AtlasBoundary[] {
-  const known = answered(versions, cells);
+  const known = answered(versions, cells).filter(({ cell }) => judges(cell));
   const boundaries: AtlasBoundary[] = [];
   for (let k = 1; k < known.length; k += 1) {
     const a = known[k - 1]!;
     const b = known[k]!;
     if (stateOf(a.cell) === stateOf(b.cell)) continue;
+    const inside = versions.slice(a.i + 1, b.i);
+    const unjudged = inside.flatMap((v) => {
+      const cell = cells.get(v);
+      return cell && answers(cell) ? [{ version: v, verdict: cell.verdict, reason: cell.reason }] : [];
+    });
     boundaries.push({
       before: a.cell.version,
       after: b.cell.version,
       from: stateOf(a.cell),
       to: stateOf(b.cell),
-      between: versions.slice(a.i + 1, b.i),
+      between: inside.filter((v) => !unjudged.some((u) => u.version === v)),
+      unjudged,
       proof: { before: proofOf(a.cell), after: proofOf(b.cell) },
     });
   }

@@ -35,7 +35,11 @@ function describe(detail: BisectErrorDetail): string {
       return (
         `cannot bisect from the ${detail.endpoint} endpoint ${detail.version}: ${describeSkip(detail.reason)}. ` +
         `Pick another --${detail.endpoint} release` +
-        (detail.reason.kind === "flaky" ? " or raise --repeat to see how often it flips." : ".")
+        (detail.reason.kind === "flaky"
+          ? " or raise --repeat to see how often it flips."
+          : detail.reason.kind === "unjudged"
+            ? ": an end must be judged (GREEN or RED), since a release that cannot reach the scenario's point is on neither side."
+            : ".")
       );
     case "interrupted": {
       const skipped = detail.skipped.length === 0 ? "" : ` (skipped so far: ${detail.skipped.map((s) => s.version).join(", ")})`;

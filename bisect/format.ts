@@ -18,6 +18,8 @@ export function describeSkip(reason: SkipReason): string {
       return `harness error: ${reason.message}`;
     case "unsupported":
       return `unsupported: ${reason.message}`;
+    case "unjudged":
+      return `INCONCLUSIVE, so neither side: ${reason.message}`;
     case "flaky":
       return `flaky: repeats disagree (${reason.outcomes.join(", ")})`;
     case "neither":

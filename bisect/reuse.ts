@@ -35,6 +35,9 @@ export function priorFrom(runs: readonly ReusedRun[], outcomeOf: (run: CleanRun)
   if (combined.verdict === "ERROR") return { records, outcomes, skip: { kind: "harness", message: combined.reason }, missing: 0 };
   if (combined.flaky || new Set(outcomes).size > 1) return { records, outcomes, skip: { kind: "flaky", outcomes }, missing: 0 };
   if (combined.verdict === "UNSUPPORTED") return { records, outcomes, skip: { kind: "unsupported", message: combined.reason }, missing: 0 };
+  // A reused run that did not reach its point judged nothing, as a measured one (run-bisect.ts).
+  const unjudged = runs.find((run, i) => records[i]?.outcome === "INCONCLUSIVE");
+  if (unjudged) return { records, outcomes, skip: { kind: "unjudged", message: `${unjudged.result.reason} (see ${unjudged.runDir})` }, missing: 0 };
   return { records, outcomes, missing: Math.max(0, repeat - runs.length) };
 }
 

@@ -166,6 +166,11 @@ export async function runBisect(opts: RunBisectOptions): Promise<BisectResult> {
       } else {
         const outcome = opts.outcomeOf({ ...run, verdict: run.verdict });
         records.push({ outcome, runDir: run.runDir, ms: run.ms });
+        // A run that did not reach its point judged nothing: never a side, an end included (issue 42, item 2).
+        if (outcome === "INCONCLUSIVE") {
+          skip = { kind: "unjudged", message: `${run.reason ?? "the run did not reach its point"} (see ${run.runDir})` };
+          continue;
+        }
         outcomes.push(outcome);
         // The first disagreement settles it: more repeats cannot make a flaky release trustworthy.
         if (outcome !== outcomes[0]) skip = { kind: "flaky", outcomes };

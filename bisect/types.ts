@@ -46,6 +46,9 @@ export type RunSkipReason =
   | { kind: "harness"; message: string }
   // The release lacks something the scenario needs; the message names it.
   | { kind: "unsupported"; message: string }
+  // The run did not reach the point the scenario tests (INCONCLUSIVE): it judged nothing, so it is neither side, as a
+  // release git bisect is told to skip. The message is the verdict's reason.
+  | { kind: "unjudged"; message: string }
   // Repeats disagreed: the release is neither old nor new until someone looks.
   | { kind: "flaky"; outcomes: BisectOutcome[] };
 

@@ -36,7 +36,11 @@ export function formatAtlasEntry(entry: AtlasEntry): string {
   const params = Object.keys(entry.params).length ? ` ${JSON.stringify(entry.params)}` : "";
   const head = `${entry.scenario}${params} (${entry.driver}) on ${entry.versions[0]} – ${entry.versions[entry.versions.length - 1]}: ${entry.versions.length} releases, ${entry.cells.length} measured, ${entry.runs} run(s), ${entry.reused} reused${entry.complete ? "" : ", NOT complete"}`;
   const intervals = entry.intervals.map((i) => `  ${`${i.first} – ${i.last}`.padEnd(22)} ${i.state.padEnd(44)} ${i.measured.length} measured, ${i.assumed.length} assumed`);
-  const boundaries = entry.boundaries.map((b) => `  boundary ${boundaryLine(b)}${b.between.length ? ` (${b.between.length} release(s) between without an answer)` : ""}`);
+  const boundaries = entry.boundaries.map(
+    (b) =>
+      `  boundary ${boundaryLine(b)}${b.between.length ? ` (${b.between.length} release(s) between without an answer)` : ""}` +
+      (b.unjudged.length ? `; a range: between them ${b.unjudged.map((u) => `${u.version} ${u.verdict} (${u.reason})`).join(", ")}, judged neither side` : ""),
+  );
   const verify = entry.verify.ran.length ? [`  verify: ${entry.verify.ran.length} assumed release(s) run, ${entry.verify.disagreed.length} disagreed${entry.verify.disagreed.length ? ` (${entry.verify.disagreed.join(", ")})` : ""}`] : [];
   return [head, ...intervals, ...(boundaries.length ? boundaries : ["  no boundary"]), ...verify].join("\n");
 }

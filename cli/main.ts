@@ -4,13 +4,11 @@
 import fs from "node:fs";
 import { Command, CommanderError } from "commander";
 import { describeUserError, UserError } from "../core/errors.ts";
+import { EXIT_ERROR } from "../core/exit-codes.ts";
 import { markPhase } from "../core/phases.ts";
 import { createCliContext, type CliContext } from "./context.ts";
 import { NO_REAP_VAR } from "../harness/processes.ts";
 
-// Usage and input errors (unknown scenario or version, bad parameter, busy port) and ccrepro's own crashes exit 3,
-// like a harness ERROR: no verdict about the binary was reached. Never 1, which means RED.
-export const EXIT_USER_ERROR = 3;
 
 // With `--exit-codes git-bisect`, git must not read a failure to test as "bad": a binary the build did not produce
 // is "skip" (125), anything else that stops the test is "abort" (128).
@@ -100,7 +98,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError && error.exitCode === 0) return 0;
     // Commander printed its own usage error; anything else is a UserError's message and hint, or a bug's stack.
-    if (error instanceof CommanderError) return wantsGitBisectCodes(argv) ? gitBisectExit(error) : EXIT_USER_ERROR;
+    if (error instanceof CommanderError) return wantsGitBisectCodes(argv) ? gitBisectExit(error) : EXIT_ERROR;
     const described = describeUserError(error);
     for (const line of described.lines) ctx.note(line);
     return wantsGitBisectCodes(argv) ? gitBisectExit(error) : described.exitCode;

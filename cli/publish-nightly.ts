@@ -1,5 +1,6 @@
 // Shared by `nightly` and `report --merge`: write every report of a nightly, say where they are, set the exit code.
 import type { ReportInput } from "../report/report-target.ts";
+import { EXIT_ERROR } from "../core/exit-codes.ts";
 import { headline, tally } from "../report/wording.ts";
 import { writeReports } from "../report/write-reports.ts";
 import type { CliContext } from "./context.ts";
@@ -13,6 +14,6 @@ export function publishNightly(ctx: CliContext, input: ReportInput, outDir: stri
   for (const file of written) ctx.print(`  ${file}`);
   const index = written.find((file) => file.endsWith("index.html"));
   if (index) ctx.print(`open ${index}`);
-  ctx.setExit(failed.length > 0 ? 3 : input.summary.exitCode);
+  ctx.setExit(failed.length > 0 ? EXIT_ERROR : input.summary.exitCode);
 }
 

@@ -9,7 +9,7 @@ export function formatSweepTable(file: SweepFile): string {
     const verdict = r ? `${r.verdict}${r.flaky ? " (flaky)" : ""}` : "—";
     return `${version.padEnd(10)} ${verdict.padEnd(20)} ${r ? r.red.join(", ") || "" : "no result"}`;
   });
-  const boundaries = file.boundaries.map((b) => `boundary ${b.before} → ${b.after}: ${b.from} → ${b.to}${b.unknownBetween.length ? ` (${b.unknownBetween.length} between without a result)` : ""}`);
+  const boundaries = file.boundaries.map((b) => `boundary ${b.before} → ${b.after}: ${b.from} → ${b.to}${b.unknownBetween.length ? ` (${b.unknownBetween.length} between without a result)` : ""}${b.unjudgedBetween.length ? `; a range: between them ${b.unjudgedBetween.map((u) => `${u.version} ${u.verdict} (${u.reason})`).join(", ")}, judged neither side` : ""}`);
   return [`${"release".padEnd(10)} ${"verdict".padEnd(20)} red findings`, ...rows, "", ...(boundaries.length ? boundaries : ["no boundary"])].join("\n");
 }
 

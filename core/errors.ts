@@ -1,6 +1,7 @@
 // The one base class for errors a user can fix. Its code is one of a closed list, stable for scripts and tests; its
 // hint says what to do; its cause keeps what went wrong underneath. The CLI turns it into lines and an exit code in
 // one place (describeUserError), and a bug of ccrepro's (any other error) into its stack.
+import { EXIT_ERROR } from "./exit-codes.ts";
 
 export const ERROR_CODES = [
   // Input on the command line or in a file the user gave.
@@ -116,7 +117,7 @@ export function isUserError(error: unknown): error is UserError {
 
 // What the CLI prints for an error and the exit code it ends with: a UserError is its message (and hint) and exit 3,
 // anything else a bug of ccrepro's with its stack, also exit 3.
-export function describeUserError(error: unknown): { lines: string[]; exitCode: 3 } {
-  if (isUserError(error)) return { lines: [`ccrepro: ${error.message}`, ...(error.hint ? [`  ${error.hint}`] : [])], exitCode: 3 };
-  return { lines: [`ccrepro: unexpected failure\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}`], exitCode: 3 };
+export function describeUserError(error: unknown): { lines: string[]; exitCode: typeof EXIT_ERROR } {
+  if (isUserError(error)) return { lines: [`ccrepro: ${error.message}`, ...(error.hint ? [`  ${error.hint}`] : [])], exitCode: EXIT_ERROR };
+  return { lines: [`ccrepro: unexpected failure\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}`], exitCode: EXIT_ERROR };
 }

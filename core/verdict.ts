@@ -81,8 +81,3 @@ export function judgeRun(check: CheckResult, run: RunEvidence): CheckResult {
   // The check's own words for a point it saw missed are the more telling; the run's, where the check saw none.
   return judge({ reached: byCheck.ok ? run.reached : byCheck, findings: [...check.findings, ...run.findings], notes: [...check.notes, ...run.notes] });
 }
-
-// Exit codes of `ccrepro run` / `ccrepro check`.
-export const VERDICT_EXIT: Record<Verdict, number> = { GREEN: 0, RED: 1, INCONCLUSIVE: 2, ERROR: 3, UNSUPPORTED: 4 };
-// `git bisect run` convention: 0 good, 1 bad, 125 skip, ≥128 abort.
-export const GIT_BISECT_EXIT: Record<Verdict, number> = { GREEN: 0, RED: 1, INCONCLUSIVE: 125, ERROR: 128, UNSUPPORTED: 125 };

@@ -5,11 +5,6 @@ import type { RequestEntry } from "../mock-api/log-entry.ts";
 import type { RunRecord } from "../harness/run-record.ts";
 import { rateLabel, repeatRates, type RepeatRates } from "./rates.ts";
 
-// Exit code of `ccrepro run --repeat N` whose repeats disagree (flaky by the rule in rates.ts): not 0 (it is not
-// GREEN), not 1 (a plain RED means every run showed the bug), not 2 (the runs did reach their point). Stable cells keep
-// the verdict codes 0–4; `--exit-codes git-bisect` maps a flaky cell to 125 (skip) as before.
-export const FLAKY_EXIT = 6;
-
 // What a recorded run says about its own verdict: a step that timed out without leave (a wait, a cut `-p` turn, a UI
 // that exited early) and the steps it left unrun; timeouts the scenario allowed, as notes; the API's rejections.
 export function runEvidence(record: Pick<RunRecord, "steps" | "stepsSkipped">, requests: readonly RequestEntry[]): RunEvidence {

@@ -85,7 +85,8 @@ function boundaryList(sweep: SweepFile): string {
   if (sweep.boundaries.length === 0) return "<p>No boundary: every release with a result has the same outcome.</p>";
   const items = sweep.boundaries.map((b) => {
     const gap = b.unknownBetween.length ? ` (no result yet for ${b.unknownBetween.length} release(s) between: ${escapeMarkup(b.unknownBetween.join(", "))})` : "";
-    return `<li class="boundary-pair">${escapeMarkup(b.before)} → ${escapeMarkup(b.after)}: ${escapeMarkup(b.from)} → ${escapeMarkup(b.to)}${gap}</li>`;
+    const unjudged = b.unjudgedBetween.length ? ` (a range: unjudged between them, ${escapeMarkup(b.unjudgedBetween.map((u) => `${u.version} ${u.verdict}: ${u.reason}`).join("; "))})` : "";
+    return `<li class="boundary-pair">${escapeMarkup(b.before)} → ${escapeMarkup(b.after)}: ${escapeMarkup(b.from)} → ${escapeMarkup(b.to)}${gap}${unjudged}</li>`;
   });
   return `<ul>${items.join("")}</ul>`;
 }

@@ -33,6 +33,9 @@ const boundarySchema = z.object({
   to: z.string(),
   // Releases in the list between the two that have no result (a shard not merged yet, an interrupted sweep).
   unknownBetween: z.array(z.string()),
+  // Releases between the two whose result judged nothing (INCONCLUSIVE, ERROR, UNSUPPORTED): never a side, as git
+  // bisect skips them; with them the boundary is a range, and each says why (issue 42, item 2).
+  unjudgedBetween: z.array(z.object({ version: z.string(), verdict: verdictSchema, reason: z.string() })).default([]),
 });
 export type Boundary = z.infer<typeof boundarySchema>;
 
@@ -59,23 +62,29 @@ export function outcomeOf(result: Pick<ReleaseResult, "verdict" | "red">): strin
   return [result.verdict, ...result.red].join(" ");
 }
 
-// Adjacent releases (in list order, among those with a result) whose outcomes differ.
+// A result that judged the release: GREEN or RED. The others (INCONCLUSIVE, ERROR, UNSUPPORTED) bound nothing.
+export const judged = (result: Pick<ReleaseResult, "verdict">): boolean => result.verdict === "GREEN" || result.verdict === "RED";
+
+// Neighbouring judged releases (in list order) whose outcomes differ, with what lies between them unjudged or unrun.
 export function boundariesOf(versions: readonly string[], results: readonly ReleaseResult[]): Boundary[] {
   const byVersion = new Map(results.map((r) => [r.version, r]));
   const boundaries: Boundary[] = [];
   let previous: ReleaseResult | null = null;
   let unknown: string[] = [];
+  let unjudged: Boundary["unjudgedBetween"] = [];
   for (const version of versions) {
     const result = byVersion.get(version);
-    if (!result) {
-      if (previous) unknown.push(version);
+    if (!result || !judged(result)) {
+      if (previous && !result) unknown.push(version);
+      if (previous && result) unjudged.push({ version, verdict: result.verdict, reason: result.reason });
       continue;
     }
     if (previous && outcomeOf(previous) !== outcomeOf(result)) {
-      boundaries.push({ before: previous.version, after: version, from: outcomeOf(previous), to: outcomeOf(result), unknownBetween: unknown });
+      boundaries.push({ before: previous.version, after: version, from: outcomeOf(previous), to: outcomeOf(result), unknownBetween: unknown, unjudgedBetween: unjudged });
     }
     previous = result;
     unknown = [];
+    unjudged = [];
   }
   return boundaries;
 }

@@ -1,5 +1,6 @@
 // `ccrepro atlas`: scenarios across a release range by boundary search; writes atlas.json and the site, resumable.
 import path from "node:path";
+import { EXIT_ERROR } from "../../core/exit-codes.ts";
 import type { Command } from "commander";
 import { UserError } from "../../core/errors.ts";
 import { runAtlas, type AtlasEvent } from "../../atlas/run-atlas.ts";
@@ -67,7 +68,7 @@ export function registerAtlasCommand(program: Command, ctx: CliContext): void {
       ctx.note(`atlas: ${runs} run(s), ${reused} release(s) reused, ${formatDuration(Date.now() - started)} wall`);
       if (interrupted) {
         ctx.note(`atlas: interrupted; what finished is in atlas.json. Resume with:\n  ${resumeCommand(process.argv.slice(2))}`);
-        ctx.setExit(3);
+        ctx.setExit(EXIT_ERROR);
       }
       const site = await writeSiteOf(ctx, file, outDir, scenarios);
       ctx.print(options.json ? JSON.stringify(file, null, 2) : file.entries.map(formatAtlasEntry).join("\n\n"));

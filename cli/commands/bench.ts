@@ -1,6 +1,7 @@
 // `ccrepro bench`: a scenario's runs timed as a user waits for them — the whole `ccrepro run` process, from outside —
 // with its parts, against the physical floor the run itself shows; and the CLI's start-up against a bare node.
 import fs from "node:fs";
+import { EXIT_ERROR } from "../../core/exit-codes.ts";
 import os from "node:os";
 import path from "node:path";
 import type { Command } from "commander";
@@ -155,7 +156,7 @@ export function registerBenchCommand(program: Command, ctx: CliContext): void {
       if (results.length > 1) for (const line of await verdictLines(results)) ctx.print(line);
       if (whole.length === 0) {
         ctx.print("no run produced timings");
-        ctx.setExit(3);
+        ctx.setExit(EXIT_ERROR);
         return;
       }
       const ratio = median(whole)!;

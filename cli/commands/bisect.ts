@@ -6,15 +6,12 @@ import { BisectError } from "../../bisect/errors.ts";
 import { formatProgress, formatStop, formatSummary } from "../../bisect/format.ts";
 import type { ProgressEvent } from "../../bisect/types.ts";
 import { UserError } from "../../core/errors.ts";
+import { EXIT_BISECT_BUDGET_SPENT, EXIT_BISECT_NO_CHANGE, FLAKY_EXIT } from "../../core/exit-codes.ts";
 import type { CliContext } from "../context.ts";
 import { driverOptions, parseScenarioParams, withRunOptions } from "../params.ts";
 import { wholeNumber } from "../numbers.ts";
 import { createProgress, downloadLine } from "../progress.ts";
 
-// Exit code of a bisection stopped by --max-runs. Not 0: there is no answer yet, and a script must not take the
-// stop for one. Not 3 (ERROR, bad input) either: nothing failed, the range is narrowed and the printed command
-// resumes it. And no verdict code (0–4): a bisection's stop says nothing about one release.
-export const EXIT_BISECT_BUDGET_SPENT = 5;
 
 // The options a resumed bisection must repeat besides parameters, runs directory and reused directories. --max-runs is
 // left out: the printed command carries the bisection to its answer; add it again to keep spending in portions.
@@ -93,13 +90,14 @@ export function registerBisectCommand(program: Command, ctx: CliContext): void {
           });
           ctx.print(options.json ? JSON.stringify(result, null, 2) : formatRateSummary(result));
           // An unconfirmed pair is a lead, not an answer: the flaky code, as for run --repeat.
-          if (!result.confirmed) ctx.setExit(6);
+          if (!result.confirmed) ctx.setExit(FLAKY_EXIT);
         } catch (error) {
           if (!(error instanceof RateBisectStop)) throw error;
           const { kind, runs, reused } = error.failure;
           const resume = error.resume === undefined ? "" : `\nresume (this bisection's runs reused): ${error.resume}`;
           ctx.print(options.json ? JSON.stringify({ stopped: kind, message: error.message, runs, reused, resume: error.resume }, null, 2) : `${error.message} (after ${runs} runs started, ${reused} reused)${resume}`);
-          ctx.setExit(error.failure.kind === "budget-spent" ? EXIT_BISECT_BUDGET_SPENT : 3);
+          // No signal or the same rate at both ends: no change to find in this range, which is not a harness failure.
+          ctx.setExit(error.failure.kind === "budget-spent" ? EXIT_BISECT_BUDGET_SPENT : EXIT_BISECT_NO_CHANGE);
         }
         return;
       }
@@ -131,6 +129,13 @@ export function registerBisectCommand(program: Command, ctx: CliContext): void {
         const result = await bisectClaudeReleases({ ...input, onProgress }).finally(() => progress.stop());
         ctx.print(options.json ? JSON.stringify(result, null, 2) : formatSummary(result));
       } catch (error) {
+        // Both ends alike: "no change in this range" is an answer, printed as one, with its own exit code.
+        if (error instanceof BisectError && error.detail.kind === "same-outcome") {
+          const { old, new: newer } = error.detail;
+          ctx.print(options.json ? JSON.stringify({ stopped: "same-outcome", old, new: newer, message: error.message }, null, 2) : error.message);
+          ctx.setExit(EXIT_BISECT_NO_CHANGE);
+          return;
+        }
         // The run budget spent is the stop the user asked for: its range and resume command are the output.
         if (!(error instanceof BisectError) || error.detail.kind !== "budget-spent") throw error;
         const { kind: _kind, ...stop } = error.detail;

@@ -2,7 +2,7 @@
 import path from "node:path";
 import type { Command } from "commander";
 import { recheckRun } from "../../pipeline/recheck-run.ts";
-import { VERDICT_EXIT } from "../../core/verdict.ts";
+import { VERDICT_EXIT } from "../../core/exit-codes.ts";
 import type { CliContext } from "../context.ts";
 import { formatRecheck, recheckJson } from "../format-result.ts";
 

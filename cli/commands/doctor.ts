@@ -1,6 +1,7 @@
 // `ccrepro doctor`: ends what dead runs left running (processes carrying a run marker whose ccrepro is provably gone,
 // of this user, in this pid namespace) and says so; `--dry-run` shows it without ending anything, and what it leaves alone.
 import type { Command } from "commander";
+import { EXIT_ERROR } from "../../core/exit-codes.ts";
 import { RUN_MARKER_VAR } from "../../harness/isolation.ts";
 import { describeOrphanReap, reapOrphanedRuns, scanOrphanedRuns } from "../../harness/processes.ts";
 import type { CliContext } from "../context.ts";
@@ -27,6 +28,6 @@ export function registerDoctorCommand(program: Command, ctx: CliContext): void {
       const reaped = await reapOrphanedRuns(RUN_MARKER_VAR);
       if (options.json) ctx.print(JSON.stringify({ reaped }, null, 2));
       else ctx.print(reaped.length === 0 ? "no process of a dead run is left" : reaped.map(describeOrphanReap).join("\n"));
-      ctx.setExit(reaped.some((r) => r.survivors.length > 0) ? 3 : 0);
+      ctx.setExit(reaped.some((r) => r.survivors.length > 0) ? EXIT_ERROR : 0);
     });
 }

@@ -1,5 +1,6 @@
 // `ccrepro pack`: a run directory as a tarball to attach to a bug report, with this machine's paths and environment removed.
 import path from "node:path";
+import { EXIT_ERROR } from "../../core/exit-codes.ts";
 import type { Command } from "commander";
 import { leftoverLines } from "../../report/anonymise.ts";
 import { packRun } from "../../report/pack.ts";
@@ -22,7 +23,7 @@ export function registerPackCommand(program: Command, ctx: CliContext): void {
       if (packed.renamed > 0) ctx.print(`renamed: ${packed.renamed} file and folder name(s) that held a machine path`);
       if (!packed.judgedSame) {
         ctx.note(`ccrepro: the packed run no longer judges as recorded: ${packed.rejudged.verdict} (${packed.rejudged.reason}), run.json says ${packed.recorded}; do not attach it as it is`);
-        ctx.setExit(3);
+        ctx.setExit(EXIT_ERROR);
       }
     });
 }

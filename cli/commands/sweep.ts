@@ -1,5 +1,6 @@
 // `ccrepro sweep`: one scenario on every release in a range, pipelined and resumable; a table, JSON and a strip.
 import path from "node:path";
+import { EXIT_ERROR } from "../../core/exit-codes.ts";
 import type { Command } from "commander";
 import { UserError } from "../../core/errors.ts";
 import { parseShard, sliceForShard } from "../../nightly/shard.ts";
@@ -61,7 +62,7 @@ export function registerSweepCommand(program: Command, ctx: CliContext): void {
         ctx.note(`sweep: ${formatDuration(Date.now() - started)} wall`);
         if (outcome.interrupted || outcome.left.length > 0) {
           ctx.note(`sweep: ${outcome.left.length} release(s) left without a result; resume with:\n  ${resumeCommand(process.argv.slice(2))}`);
-          ctx.setExit(3);
+          ctx.setExit(EXIT_ERROR);
         }
       }
       const strip = writeReleaseStrip(file, outDir);

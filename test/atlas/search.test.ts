@@ -46,7 +46,7 @@ describe("the search", () => {
   it.each([
     ["one state throughout: the samples alone", () => "GREEN", 33, []],
     ["one boundary", (v: string) => (at(v) < 13 ? "GREEN" : "RED f"), 33, ["1.0.12→1.0.13"]],
-    ["two boundaries inside one stride gap: both found", (v: string) => (at(v) < 11 ? "RED a" : at(v) < 14 ? "INCONCLUSIVE" : "GREEN"), 33, ["1.0.10→1.0.11", "1.0.13→1.0.14"]],
+    ["two boundaries inside one stride gap: both found", (v: string) => (at(v) < 11 ? "RED a" : at(v) < 14 ? "RED b" : "GREEN"), 33, ["1.0.10→1.0.11", "1.0.13→1.0.14"]],
     ["a finding changes, the verdict does not", (v: string) => (at(v) < 20 ? "RED a" : "RED b"), 33, ["1.0.19→1.0.20"]],
     ["a flaky release is a state of its own", (v: string) => (at(v) === 5 ? "FLAKY" : at(v) < 5 ? "GREEN" : "RED x"), 33, ["1.0.4→1.0.5", "1.0.5→1.0.6"]],
   ])("%s", async (_name, table, n, expected) => {
@@ -55,6 +55,15 @@ describe("the search", () => {
     expect(pairs(result, versions)).toEqual(expected);
     // Every boundary is an adjacent pair of releases.
     for (const b of boundariesOf(versions, result.cells)) expect(versions.indexOf(b.after) - versions.indexOf(b.before)).toBe(1);
+  });
+
+  it("never takes an unjudged release for a side: INCONCLUSIVE between RED and GREEN makes one boundary, a range naming each (issue 42, item 2)", async () => {
+    const versions = releases(33);
+    const { result } = await searchTable(versions, (v) => (at(v) < 11 ? "RED a" : at(v) < 14 ? "INCONCLUSIVE" : "GREEN"));
+    const [only, ...more] = boundariesOf(versions, result.cells);
+    expect(more).toEqual([]);
+    expect(only).toMatchObject({ before: "1.0.10", after: "1.0.14", between: [] });
+    expect(only!.unjudged.map((u) => [u.version, u.verdict])).toEqual([["1.0.11", "INCONCLUSIVE"], ["1.0.12", "INCONCLUSIVE"], ["1.0.13", "INCONCLUSIVE"]]);
   });
 
   it("bisects at most ⌈log2(gap)⌉ times inside a stride gap", async () => {

@@ -69,7 +69,7 @@ describe("runBisect: skips", () => {
       expect(calls[3]).toBe("2.1.6");
       expect(r.answer).toEqual({ lastOld: "2.1.10", firstNew: "2.1.11", skippedBetween: [] });
       expect(r.skipped.map((s) => [s.version, s.reason.kind])).toEqual([
-        ["2.1.7", { "install-fails": "install", "harness-fails": "harness", ERROR: "harness", INCONCLUSIVE: "neither", UNSUPPORTED: "unsupported" }[cell]],
+        ["2.1.7", { "install-fails": "install", "harness-fails": "harness", ERROR: "harness", INCONCLUSIVE: "unjudged", UNSUPPORTED: "unsupported" }[cell]],
       ]);
       expect(r.budget.bound).toBe(4 + 1 + 2);
       expect(r.budget.steps).toBeLessThanOrEqual(r.budget.bound);
@@ -184,10 +184,38 @@ describe("runBisect: --finding", () => {
     expect(e.detail.kind).toBe("same-outcome");
   });
 
-  it("an INCONCLUSIVE run cannot show a finding is absent: skipped as neither", async () => {
+  it("an INCONCLUSIVE run cannot show a finding is absent: skipped as unjudged", async () => {
     const r = await bisect({ ...table, "2.1.3": "INCONCLUSIVE" }, list, { finding: "B" }).result;
-    expect(r.skipped).toEqual([{ version: "2.1.3", reason: { kind: "neither", outcome: "INCONCLUSIVE" } }]);
+    expect(r.skipped).toEqual([{ version: "2.1.3", reason: { kind: "unjudged", message: "the run did not reach its point (see runs/2.1.3-1)" } }]);
     expect(r.answer).toEqual({ lastOld: "2.1.2", firstNew: "2.1.4", skippedBetween: ["2.1.3"] });
+  });
+});
+
+// Issue 42, item 2: an unjudged release is never a side, an end included. The probe the issue describes:
+// INCONCLUSIVE up to 2.1.330, GREEN on 2.1.331, RED from 2.1.332; bisected on a finding from 2.1.329 it said
+// "last old: 2.1.330", an INCONCLUSIVE release taken for the old side.
+describe("unjudged releases", () => {
+  const probe = { "2.1.329": "INCONCLUSIVE", "2.1.330": "INCONCLUSIVE", "2.1.331": "GREEN", "2.1.332": { verdict: "RED", findings: ["turn-started-on-resume"] } } as const;
+
+  it("an unjudged end is refused with the reason, on a finding or on the verdict", async () => {
+    for (const extra of [{ finding: "turn-started-on-resume" }, {}]) {
+      const run = bisect(probe as never, ["2.1.330", "2.1.331"], { old: "2.1.329", new: "2.1.332", ...extra });
+      const e = await run.result.then(() => null, (error: unknown) => error as { detail: { kind: string; endpoint: string; reason: { kind: string } }; message: string });
+      expect(e?.detail).toMatchObject({ kind: "endpoint-broken", endpoint: "old", reason: { kind: "unjudged" } });
+      expect(e?.message).toMatch(/cannot bisect from the old endpoint 2\.1\.329: INCONCLUSIVE, so neither side: .*an end must be judged/);
+    }
+  });
+
+  it("between judged ends, an unjudged release next to the boundary makes it a range naming it and why", async () => {
+    const table = { "2.1.328": "GREEN", "2.1.329": "GREEN", "2.1.330": "INCONCLUSIVE", "2.1.331": "INCONCLUSIVE", "2.1.332": "RED" } as const;
+    const r = await bisect(table as never, ["2.1.329", "2.1.330", "2.1.331"], { old: "2.1.328", new: "2.1.332" }).result;
+    expect(r.answer).toEqual({ lastOld: "2.1.329", firstNew: "2.1.332", skippedBetween: ["2.1.330", "2.1.331"] });
+    expect(r.skipped.map((s) => [s.version, s.reason.kind])).toEqual([["2.1.330", "unjudged"], ["2.1.331", "unjudged"]]);
+    const { formatSummary } = await import("../../bisect/format.ts");
+    const text = formatSummary(r);
+    expect(text).toContain("ambiguous: the change is in one of 2.1.330, 2.1.331, 2.1.332 (last old: 2.1.329)");
+    expect(text).toMatch(/2\.1\.330: INCONCLUSIVE, so neither side: /);
+    expect(text).not.toMatch(/last old: 2\.1\.33[01]\b/);
   });
 });
 

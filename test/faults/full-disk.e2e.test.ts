@@ -9,7 +9,7 @@ import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { E2E_TIMEOUT_MS } from "../e2e-run.ts";
 import { UserError } from "../../core/errors.ts";
-import { VERDICT_EXIT } from "../../core/verdict.ts";
+import { VERDICT_EXIT } from "../../core/exit-codes.ts";
 import { RUN_MARKER_VAR } from "../../harness/isolation.ts";
 import { findMarkedProcesses } from "../../harness/processes.ts";
 import { runAndCheck } from "../../pipeline/run-scenario.ts";

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { CheckResult, Verdict } from "../../core/verdict.ts";
 import { finding } from "../../core/verdict.ts";
 import { formatRates, rateLabel, repeatRates, stabilityOf, stableByChance, wilson } from "../../pipeline/rates.ts";
-import { combineRepeats, FLAKY_EXIT } from "../../pipeline/verdict-rules.ts";
+import { FLAKY_EXIT } from "../../core/exit-codes.ts";
+import { combineRepeats } from "../../pipeline/verdict-rules.ts";
 
 function result(verdict: Verdict, ...ids: string[]): CheckResult {
   return { verdict, reason: verdict, findings: ids.map((id) => finding({ id, red: verdict === "RED", title: id, where: "" })), notes: [] };

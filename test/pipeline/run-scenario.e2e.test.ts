@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { VERDICT_EXIT } from "../../core/verdict.ts";
+import { VERDICT_EXIT } from "../../core/exit-codes.ts";
 import { FAKE_API_KEY, RUN_MARKER_VAR } from "../../harness/isolation.ts";
 import { loadRecordings, type Recordings } from "../../harness/recordings.ts";
 import { resolveClaude, type ResolvedClaude } from "../../releases/resolve.ts";

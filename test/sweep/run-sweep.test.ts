@@ -117,7 +117,29 @@ describe("runSweep", () => {
   it("a boundary across releases without a result names them", () => {
     const result = (version: string, verdict: "RED" | "GREEN") => ({ version, verdict, reason: "", red: [], flaky: false, runs: [], downloadMs: 0, downloadedBytes: 0, finishedAt: "" });
     expect(boundariesOf(["1.0.0", "1.0.1", "1.0.2"], [result("1.0.0", "RED"), result("1.0.2", "GREEN")])).toEqual([
-      { before: "1.0.0", after: "1.0.2", from: "RED", to: "GREEN", unknownBetween: ["1.0.1"] },
+      { before: "1.0.0", after: "1.0.2", from: "RED", to: "GREEN", unknownBetween: ["1.0.1"], unjudgedBetween: [] },
     ]);
+  });
+
+  it("never takes an unjudged release (INCONCLUSIVE, ERROR, UNSUPPORTED) for a side: the boundary is a range naming each and why (issue 42, item 2)", () => {
+    const result = (version: string, verdict: "RED" | "GREEN" | "INCONCLUSIVE" | "ERROR" | "UNSUPPORTED", reason = "") => ({ version, verdict, reason, red: [], flaky: false, runs: [], downloadMs: 0, downloadedBytes: 0, finishedAt: "" });
+    const versions = ["2.1.328", "2.1.329", "2.1.330", "2.1.331", "2.1.332"];
+    const results = [result("2.1.328", "UNSUPPORTED", "no --resume"), result("2.1.329", "GREEN"), result("2.1.330", "INCONCLUSIVE", "never resumed"), result("2.1.331", "ERROR", "mock failed"), result("2.1.332", "RED")];
+    expect(boundariesOf(versions, results)).toEqual([
+      {
+        before: "2.1.329",
+        after: "2.1.332",
+        from: "GREEN",
+        to: "RED",
+        unknownBetween: [],
+        unjudgedBetween: [
+          { version: "2.1.330", verdict: "INCONCLUSIVE", reason: "never resumed" },
+          { version: "2.1.331", verdict: "ERROR", reason: "mock failed" },
+        ],
+      },
+    ]);
+    // An unjudged end of the list bounds nothing either: INCONCLUSIVE up to 2.1.330, then GREEN, then RED.
+    const probe = [result("2.1.329", "INCONCLUSIVE"), result("2.1.330", "INCONCLUSIVE"), result("2.1.331", "GREEN"), result("2.1.332", "RED")];
+    expect(boundariesOf(versions.slice(1), probe).map((b) => `${b.before}→${b.after}`)).toEqual(["2.1.331→2.1.332"]);
   });
 });

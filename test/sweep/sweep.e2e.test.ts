@@ -22,7 +22,7 @@ describe("sweep on real releases", () => {
         ["2.1.283", "RED", ["notification-changed"]],
         ["2.1.284", "GREEN", []],
       ]);
-      expect(readSweepFile(OUT).boundaries).toEqual([{ before: "2.1.283", after: "2.1.284", from: "RED notification-changed", to: "GREEN", unknownBetween: [] }]);
+      expect(readSweepFile(OUT).boundaries).toEqual([{ before: "2.1.283", after: "2.1.284", from: "RED notification-changed", to: "GREEN", unknownBetween: [], unjudgedBetween: [] }]);
     },
     2 * E2E_TIMEOUT_MS,
   );
