@@ -114,11 +114,6 @@ export function answers(cell: Pick<AtlasCell, "verdict">): boolean {
   return cell.verdict !== "ERROR";
 }
 
-// GREEN or RED (a flaky cell leads with one of them): a cell that judged the release, and so may be a boundary's side.
-// INCONCLUSIVE and UNSUPPORTED answer what the release can do (their intervals are facts too) but judge nothing.
-export function judges(cell: Pick<AtlasCell, "verdict">): boolean {
-  return cell.verdict === "GREEN" || cell.verdict === "RED";
-}
 
 export function sameVariant(entry: Pick<AtlasEntry, "scenario" | "params" | "driver" | "sdk">, other: Pick<AtlasEntry, "scenario" | "params" | "driver" | "sdk">): boolean {
   return entry.scenario === other.scenario && entry.driver === other.driver && entry.sdk === other.sdk && JSON.stringify(entry.params) === JSON.stringify(other.params);

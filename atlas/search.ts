@@ -2,7 +2,8 @@
 // measured ends differ in state, until every boundary is an adjacent pair of releases; --verify spends runs on random
 // releases inside the intervals assumed to agree. What was measured implies the intervals and the boundaries.
 import { middleOf } from "../bisect/bisector.ts";
-import { answers, judges, stateOf, type AtlasBoundary, type AtlasCell, type AtlasInterval, type CellWhy } from "./atlas-file.ts";
+import { judgedRelease } from "../core/verdict.ts";
+import { answers, stateOf, type AtlasBoundary, type AtlasCell, type AtlasInterval, type CellWhy } from "./atlas-file.ts";
 
 export interface Probe {
   version: string;
@@ -83,7 +84,8 @@ const proofOf = (cell: AtlasCell): string[] => cell.runs.flatMap((r) => (r.dir =
 // Neighbouring judged cells (GREEN, RED) whose states differ, with what lies between them: releases without an
 // answer, and measured ones that judged nothing (never a side, as git bisect skips them), and the runs on either side.
 export function boundariesOf(versions: readonly string[], cells: ReadonlyMap<string, AtlasCell>): AtlasBoundary[] {
-  const known = answered(versions, cells).filter(({ cell }) => judges(cell));
+  // INCONCLUSIVE and UNSUPPORTED cells answer what a release can do (their intervals are facts too) but judge nothing.
+  const known = answered(versions, cells).filter(({ cell }) => judgedRelease(cell));
   const boundaries: AtlasBoundary[] = [];
   for (let k = 1; k < known.length; k += 1) {
     const a = known[k - 1]!;

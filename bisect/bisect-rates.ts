@@ -4,7 +4,7 @@
 // (reuse-dirs.ts: scenario, parameters, driver, binary) are free runs; resuming a stopped bisection with its runs
 // directory reused takes them again (oldest first, the order they were taken), so it starts none of them twice and
 // retraces the steps they settled.
-import type { CheckResult } from "../core/verdict.ts";
+import { judgedVerdict, type CheckResult } from "../core/verdict.ts";
 import { releaseRunner } from "../pipeline/run-scenario.ts";
 import { versionsBetween } from "../releases/registry.ts";
 import { flakyBisect, FlakyBisectError, type FlakyBisectResult, type FlakyStep } from "./flaky-bisector.ts";
@@ -44,9 +44,10 @@ export interface RateBisectResult extends FlakyBisectResult {
 // What one run says about the signal: the finding (or RED) seen, not seen, or nothing (a verdict that judged nothing).
 export function signalIn(result: Pick<CheckResult, "verdict" | "findings">, finding: string | undefined): boolean | null {
   const { verdict, findings } = result;
-  const judged = verdict === "GREEN" || verdict === "RED";
-  if (finding !== undefined) return findings.some((f) => f.id === finding) ? true : judged ? false : null;
-  return judged ? verdict === "RED" : null;
+  // A run that judged nothing says nothing, even with the finding among its informational ones (issue 42).
+  if (!judgedVerdict(verdict)) return null;
+  if (finding !== undefined) return findings.some((f) => f.id === finding);
+  return verdict === "RED";
 }
 
 // The free runs --reuse gives a rate bisection: what each matching run (plain reuse's matching, reuse-dirs.ts) said

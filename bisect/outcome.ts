@@ -4,9 +4,9 @@ import type { CleanRun, BisectOutcome } from "./types.ts";
 export function outcomeFor(finding?: string): (run: CleanRun) => BisectOutcome {
   if (finding === undefined) return (run) => run.verdict;
   return (run) => {
-    if (run.findings.includes(finding)) return `has:${finding}`;
-    // A run that did not reach its point cannot show a finding is absent, so it matches neither class.
+    // A run that did not reach its point judged nothing, even with the finding among its informational ones: it is
+    // no side (run-bisect.ts skips it), whatever it saw.
     if (run.verdict === "INCONCLUSIVE") return "INCONCLUSIVE";
-    return `lacks:${finding}`;
+    return run.findings.includes(finding) ? `has:${finding}` : `lacks:${finding}`;
   };
 }

@@ -33,11 +33,11 @@ export function priorFrom(runs: readonly ReusedRun[], outcomeOf: (run: CleanRun)
   const combined = combineRepeats(runs.map((run) => run.result));
   // An ERROR is never reused (the matcher leaves it out), so a harness skip here is a caller's mistake said plainly.
   if (combined.verdict === "ERROR") return { records, outcomes, skip: { kind: "harness", message: combined.reason }, missing: 0 };
+  // A reused run that did not reach its point judged nothing, as a measured one (run-bisect.ts): unjudged before flaky.
+  const unjudged = runs.find((_, i) => records[i]?.outcome === "INCONCLUSIVE");
+  if (unjudged) return { records, outcomes, skip: { kind: "unjudged", message: `${unjudged.result.reason} (see ${unjudged.runDir})` }, missing: 0 };
   if (combined.flaky || new Set(outcomes).size > 1) return { records, outcomes, skip: { kind: "flaky", outcomes }, missing: 0 };
   if (combined.verdict === "UNSUPPORTED") return { records, outcomes, skip: { kind: "unsupported", message: combined.reason }, missing: 0 };
-  // A reused run that did not reach its point judged nothing, as a measured one (run-bisect.ts).
-  const unjudged = runs.find((run, i) => records[i]?.outcome === "INCONCLUSIVE");
-  if (unjudged) return { records, outcomes, skip: { kind: "unjudged", message: `${unjudged.result.reason} (see ${unjudged.runDir})` }, missing: 0 };
   return { records, outcomes, missing: Math.max(0, repeat - runs.length) };
 }
 

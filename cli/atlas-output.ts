@@ -1,4 +1,5 @@
 // What the atlas and bench-atlas commands print: a progress line per cell, and per entry its intervals and boundaries.
+import { unjudgedRange } from "../report/wording.ts";
 import { boundaryLine, type AtlasEntry, type AtlasFile } from "../atlas/atlas-file.ts";
 import type { AtlasEvent } from "../atlas/run-atlas.ts";
 import type { Scenario } from "../kit/scenario.ts";
@@ -39,7 +40,7 @@ export function formatAtlasEntry(entry: AtlasEntry): string {
   const boundaries = entry.boundaries.map(
     (b) =>
       `  boundary ${boundaryLine(b)}${b.between.length ? ` (${b.between.length} release(s) between without an answer)` : ""}` +
-      (b.unjudged.length ? `; a range: between them ${b.unjudged.map((u) => `${u.version} ${u.verdict} (${u.reason})`).join(", ")}, judged neither side` : ""),
+      (b.unjudged.length ? `; ${unjudgedRange(b.unjudged)}` : ""),
   );
   const verify = entry.verify.ran.length ? [`  verify: ${entry.verify.ran.length} assumed release(s) run, ${entry.verify.disagreed.length} disagreed${entry.verify.disagreed.length ? ` (${entry.verify.disagreed.join(", ")})` : ""}`] : [];
   return [head, ...intervals, ...(boundaries.length ? boundaries : ["  no boundary"]), ...verify].join("\n");

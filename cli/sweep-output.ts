@@ -1,4 +1,5 @@
 // What sweeps print, shared by the sweep, bench-sweep and nightly commands: the table, and a progress line per event.
+import { unjudgedRange } from "../report/wording.ts";
 import type { SweepFile } from "../sweep/sweep-file.ts";
 import type { SweepEvent } from "../sweep/run-sweep.ts";
 import { downloadLine, formatDuration, type Progress } from "./progress.ts";
@@ -9,7 +10,7 @@ export function formatSweepTable(file: SweepFile): string {
     const verdict = r ? `${r.verdict}${r.flaky ? " (flaky)" : ""}` : "—";
     return `${version.padEnd(10)} ${verdict.padEnd(20)} ${r ? r.red.join(", ") || "" : "no result"}`;
   });
-  const boundaries = file.boundaries.map((b) => `boundary ${b.before} → ${b.after}: ${b.from} → ${b.to}${b.unknownBetween.length ? ` (${b.unknownBetween.length} between without a result)` : ""}${b.unjudgedBetween.length ? `; a range: between them ${b.unjudgedBetween.map((u) => `${u.version} ${u.verdict} (${u.reason})`).join(", ")}, judged neither side` : ""}`);
+  const boundaries = file.boundaries.map((b) => `boundary ${b.before} → ${b.after}: ${b.from} → ${b.to}${b.unknownBetween.length ? ` (${b.unknownBetween.length} between without a result)` : ""}${b.unjudgedBetween.length ? `; ${unjudgedRange(b.unjudgedBetween)}` : ""}`);
   return [`${"release".padEnd(10)} ${"verdict".padEnd(20)} red findings`, ...rows, "", ...(boundaries.length ? boundaries : ["no boundary"])].join("\n");
 }
 

@@ -9,3 +9,14 @@ export function argvOf(pid: number): string[] {
     return [];
   }
 }
+
+// The fields of /proc/PID/stat after the parenthesised command name (which may hold spaces and parentheses itself):
+// [0] state, [1] ppid, [2] pgrp, [3] session, … [19] starttime; null when the process is gone (or /proc is not there).
+export function statFields(pid: number | "self"): string[] | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return null;
+  }
+}

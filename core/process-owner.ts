@@ -3,20 +3,14 @@
 // from the host), so an owner is only ever judged gone from inside the namespace and boot that wrote its token;
 // from anywhere else its state is unknown, and whatever it owns is left alone (issue 41).
 import fs from "node:fs";
+import { statFields } from "./proc.ts";
 
 // "alive": the owner runs; "gone": provably ended (same namespace, same boot, that pid is another process or none);
 // "unknown": not provable from here (another namespace or boot, a token of an older ccrepro, no /proc).
 export type OwnerState = "alive" | "gone" | "unknown";
 
-function startTimeOf(statPath: string): string | null {
-  try {
-    const stat = fs.readFileSync(statPath, "utf8");
-    // Field 22 (starttime), counted after the parenthesised command name.
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
-  } catch {
-    return null;
-  }
-}
+// Field 22 (starttime).
+const startTimeOf = (pid: number | "self"): string | null => statFields(pid)?.[19] ?? null;
 
 // The inode of a process's pid namespace ("4026531836"), or null where it cannot be read.
 export function pidNamespaceOf(pid: number | "self"): string | null {
@@ -52,7 +46,7 @@ export function procIsOwnNamespace(): boolean {
 // "<pid>:<start time in clock ticks>:<pid namespace inode>:<boot id>", this process's; fields that cannot be read are "?".
 // The start time is read through /proc/self, which is this process whatever namespace /proc shows.
 export function ownerToken(): string {
-  return [process.pid, startTimeOf("/proc/self/stat") ?? "?", pidNamespaceOf("self") ?? "?", bootId() ?? "?"].join(":");
+  return [process.pid, startTimeOf("self") ?? "?", pidNamespaceOf("self") ?? "?", bootId() ?? "?"].join(":");
 }
 
 export interface OwnerIdentity {
@@ -82,7 +76,7 @@ export function whyOwnerUnknown(token: string): string | null {
 export function ownerState(token: string): OwnerState {
   if (whyOwnerUnknown(token) !== null) return "unknown";
   const owner = parseOwnerToken(token)!;
-  return startTimeOf(`/proc/${owner.pid}/stat`) === owner.start ? "alive" : "gone";
+  return startTimeOf(owner.pid) === owner.start ? "alive" : "gone";
 }
 
 export function ownerPid(token: string): string {

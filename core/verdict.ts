@@ -24,6 +24,12 @@ export const findingSchema = z.object({
 export type Finding = z.infer<typeof findingSchema>;
 export type FindingInput = z.input<typeof findingSchema>;
 
+// GREEN or RED: a verdict that judged the release. INCONCLUSIVE, ERROR and UNSUPPORTED judge nothing, and so are never a
+// side of a boundary (bisect, sweep, atlas), as git bisect skips such a release. A flaky result counts as judged: its
+// runs did judge, and disagreed.
+export const judgedVerdict = (verdict: Verdict): boolean => verdict === "GREEN" || verdict === "RED";
+export const judgedRelease = (result: { verdict: Verdict; flaky?: boolean }): boolean => judgedVerdict(result.verdict) || result.flaky === true;
+
 export const checkResultSchema = z.object({
   verdict: verdictSchema,
   // Why: for INCONCLUSIVE the point the run did not reach, for ERROR the harness failure, else a one-line summary.
@@ -77,7 +83,17 @@ export interface RunEvidence {
 export function judgeRun(check: CheckResult, run: RunEvidence): CheckResult {
   if (check.verdict === "ERROR" || check.verdict === "UNSUPPORTED") return check;
   if (run.reached.ok && run.findings.length === 0 && run.notes.length === 0) return check;
+  const findings = [...check.findings, ...run.findings];
+  const notes = [...check.notes, ...run.notes];
+  // A RED stands as the check gave it (a file that judged itself may give RED with no red finding listed); the run's
+  // evidence only adds to it.
+  if (check.verdict === "RED") {
+    const added = run.findings.filter((f) => f.red).map((f) => f.id).filter((id) => !check.reason.split(", ").includes(id));
+    return { ...check, reason: [check.reason, ...new Set(added)].join(", "), findings, notes };
+  }
   const byCheck: Reached = check.verdict === "INCONCLUSIVE" ? { ok: false, reason: check.reason } : { ok: true };
   // The check's own words for a point it saw missed are the more telling; the run's, where the check saw none.
-  return judge({ reached: byCheck.ok ? run.reached : byCheck, findings: [...check.findings, ...run.findings], notes: [...check.notes, ...run.notes] });
+  const judged = judge({ reached: byCheck.ok ? run.reached : byCheck, findings, notes });
+  // A GREEN that only gained notes keeps the check's reason.
+  return judged.verdict === "GREEN" && check.verdict === "GREEN" ? { ...judged, reason: check.reason } : judged;
 }

@@ -1,6 +1,7 @@
 // Finding and ending every process a run started: by process group, and by the run marker in their environment.
 import fs from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
+import { statFields } from "../core/proc.ts";
 import { ownerPid, ownerState, ownerToken, pidNamespaceOf, whyOwnerUnknown } from "../core/process-owner.ts";
 export { ownerToken };
 
@@ -38,22 +39,13 @@ function scanMarked(name: string, value: string, pids: number[] | null = null): 
 // Kernel threads (kthreadd, pid 2, and its children) have no environment, ever.
 function isKernelThread(pid: number): boolean {
   if (pid === 2) return true;
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1] === "2";
-  } catch {
-    return true;
-  }
+  const fields = statFields(pid);
+  return fields === null || fields[1] === "2";
 }
 
 function isZombie(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    // The state field follows the parenthesised command name, which may itself contain spaces or parentheses.
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) === "Z";
-  } catch {
-    return true;
-  }
+  const fields = statFields(pid);
+  return fields === null || fields[0] === "Z";
 }
 
 export function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
@@ -82,23 +74,27 @@ export interface ReapReport {
 
 // SIGKILLs the given process groups and every marked process (and its group) until none is left or the deadline passes.
 // `only` narrows the marked processes it may end (the orphan reap: this user's, in this pid namespace).
-export async function reapRun(marker: { name: string; value: string }, groups: number[], deadlineMs = 10_000, only: (pid: number) => boolean = () => true): Promise<ReapReport> {
+export async function reapRun(marker: { name: string; value: string }, groups: number[], deadlineMs = 10_000, only?: (pid: number) => boolean): Promise<ReapReport> {
+  const narrowed = only !== undefined;
+  const passes = only ?? (() => true);
   for (const pid of groups) signalGroup(pid, "SIGKILL");
   const killed = new Set<number>();
   const deadline = Date.now() + deadlineMs;
   for (;;) {
     const scan = scanMarked(marker.name, marker.value);
-    let alive = scan.marked.filter(only);
+    let alive = scan.marked.filter(passes);
     if (alive.length === 0 && scan.unsure.length > 0) {
       // Look again at the ones that read empty: one that was exec'ing now shows its environment.
       await delay(20);
-      alive = scanMarked(marker.name, marker.value, scan.unsure).marked.filter(only);
+      alive = scanMarked(marker.name, marker.value, scan.unsure).marked.filter(passes);
     }
     if (alive.length === 0) return { killed: [...killed], survivors: [] };
     if (Date.now() > deadline) return { killed: [...killed], survivors: alive };
     for (const pid of alive) {
       killed.add(pid);
-      signalGroup(pid, "SIGKILL");
+      // A group holds processes no filter looked at (another namespace's, another user's): with `only`, each
+      // process is ended on its own, once it passed.
+      if (!narrowed) signalGroup(pid, "SIGKILL");
       signalProcess(pid, "SIGKILL");
     }
     // The kernel needs a moment to tear the processes down; re-scan rather than trust the signal.
@@ -106,8 +102,9 @@ export async function reapRun(marker: { name: string; value: string }, groups: n
   }
 }
 
-// Which ccrepro process a run belongs to, in every process of the run's environment beside the run marker:
-// "<pid>:<start time in clock ticks>", so a pid the system has since given to another process is not taken for it.
+// Which ccrepro process a run belongs to, in every process of the run's environment beside the run marker: its owner
+// token (core/process-owner.ts: pid, start time, pid namespace, boot id), so a pid the system has since given to
+// another process, or a pid of another namespace, is not taken for it.
 export const RUN_OWNER_VAR = "CCREPRO_RUN_OWNER";
 
 function environOf(pid: number): Map<string, string> | null {

@@ -44,13 +44,19 @@ export function existsInside(root: string, file: string): boolean {
   return fs.existsSync(resolveInside(root, file));
 }
 
-// A file the harness wrote itself (a request body): never a link, wherever it points. A link inside the run directory
-// reads nothing of the machine's, but the run's own bytes are not there, so the run cannot be judged (issue 41).
+// A file the harness wrote itself (a request body): never a link, wherever it points, and reached through no link
+// below `root` either (a linked requests/ folder would swap every body). A link inside the run directory reads nothing
+// of the machine's, but the run's own bytes are not there, so the run cannot be judged (issue 41).
 export function refuseLink(root: string, file: string): void {
   // A link out of the directory is refused as such, with where it leads.
   resolveInside(root, file);
-  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
-  if (stat?.isSymbolicLink()) {
-    throw new UserError(`${file} is a link (to ${fs.readlinkSync(file)}); ccrepro wrote it as a file, so ${root} was changed since the run and cannot be judged`, "BAD_RUN_DIR");
+  const parts = path.relative(root, file).split(path.sep);
+  for (let i = 1; i <= parts.length; i += 1) {
+    const at = path.join(root, ...parts.slice(0, i));
+    const stat = fs.lstatSync(at, { throwIfNoEntry: false });
+    if (!stat) return;
+    if (stat.isSymbolicLink()) {
+      throw new UserError(`${at} is a link (to ${fs.readlinkSync(at)}); ccrepro wrote it as a ${i === parts.length ? "file" : "folder"}, so ${root} was changed since the run and cannot be judged`, "BAD_RUN_DIR");
+    }
   }
 }

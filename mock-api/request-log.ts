@@ -60,8 +60,10 @@ abstract class RequestLogBase implements RequestLogSink {
       bodySha256: sha256Hex(body),
     };
     this.storeBody(entry.bodyFile, body);
-    this.unfinished.add(entry.seq);
+    // Pending only once its line is written: a request whose log write failed (a full disk) gets no response-end,
+    // and the log's settling must not wait for one.
     this.emit(entry);
+    this.unfinished.add(entry.seq);
     return entry;
   }
 

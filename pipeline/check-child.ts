@@ -2,7 +2,7 @@
 // directory with it, and sends the result back. Nothing here runs in the ccrepro process itself.
 import { createRequire, syncBuiltinESMExports } from "node:module";
 import { pathToFileURL } from "node:url";
-import type { AuditedResult } from "./cache-notes.ts";
+import type { CheckResult } from "../core/verdict.ts";
 
 export interface CheckJob {
   runDir: string;
@@ -13,7 +13,8 @@ export interface CheckJob {
   blockNetwork: boolean;
 }
 
-export type CheckReply = { ok: true; name: string; audited: AuditedResult } | { ok: false; message: string };
+// `check`: the scenario's check alone; the parent adds the run's own evidence and the cache audit.
+export type CheckReply = { ok: true; name: string; check: CheckResult } | { ok: false; message: string };
 
 function refuseNetwork(): never {
   throw Object.assign(new Error("a scenario's check may not use the network (ccrepro runs it confined; see docs/faults.md)"), { code: "ERR_ACCESS_DENIED" });
@@ -46,10 +47,10 @@ async function judge(job: CheckJob): Promise<CheckReply> {
   if (job.blockNetwork) blockNetwork();
   // Imported after the network is blocked: the scenario file is loaded by these.
   const { loadScenarioFile } = await import("./scenario-source.ts");
-  const { checkRecordedRunAudited } = await import("./check-recorded-run.ts");
+  const { scenarioCheckOfRun } = await import("./check-recorded-run.ts");
   try {
     const scenario = await loadScenarioFile(job.file, job.shown, (file) => import(pathToFileURL(file).href));
-    return { ok: true, name: scenario.name, audited: checkRecordedRunAudited(job.runDir, scenario, job.shown) };
+    return { ok: true, name: scenario.name, check: scenarioCheckOfRun(job.runDir, scenario, job.shown) };
   } catch (error) {
     return { ok: false, message: (error as Error).message };
   }

@@ -1,6 +1,6 @@
 // Recomputes a run's verdict from its directory alone: run.json names the scenario and parameters, the logs do the rest.
 import fs from "node:fs";
-import { loadRecordings } from "../harness/recordings.ts";
+import { loadRecordings, type Recordings } from "../harness/recordings.ts";
 import { readRunRecord, type RunRecord } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
 import { judgeRun, type CheckResult } from "../core/verdict.ts";
@@ -41,6 +41,22 @@ export function judgedBeforeCheck(runDir: string): { early: AuditedResult } | { 
 }
 
 export function checkRecordedRunAudited(runDir: string, given: ScenarioOfRecord, checkFile?: string): AuditedResult {
+  return checkRecordedRunWith(runDir, given, checkFile, "whole");
+}
+
+// The scenario's check alone, as a confined child gives it: the parent applies the run's own evidence itself
+// (finishVerdict), so code in the child cannot decide whether its run's timeouts count.
+export function scenarioCheckOfRun(runDir: string, given: ScenarioOfRecord, checkFile?: string): CheckResult {
+  return checkRecordedRunWith(runDir, given, checkFile, "check-only").result;
+}
+
+// The verdict of a run whose scenario's check gave `check`: the run's own evidence (its timeouts, the API's rejections)
+// through judgeRun, then what caching cost, as notes. The one place both are applied.
+export function finishVerdict(runDir: string, record: RunRecord, check: CheckResult, rec: Recordings = loadRecordings(runDir)): AuditedResult {
+  return withCacheAudit(judgeRun(check, runEvidence(record, rec.requests)), rec);
+}
+
+function checkRecordedRunWith(runDir: string, given: ScenarioOfRecord, checkFile: string | undefined, how: "whole" | "check-only"): AuditedResult {
   const before = judgedBeforeCheck(runDir);
   if ("early" in before) return before.early;
   const { record } = before;
@@ -54,9 +70,8 @@ export function checkRecordedRunAudited(runDir: string, given: ScenarioOfRecord,
   if (!params.success) return unaudited(harnessErrorResult(`run.json's parameters no longer fit scenario ${scenario.name}: ${params.error.message}`));
   try {
     const rec = loadRecordings(runDir);
-    // The one verdict: the scenario's check with what the run itself says (its timeouts, the API's rejections);
-    // then what caching cost, as notes.
-    return withCacheAudit(judgeRun(scenario.check(rec, params.data), runEvidence(record, rec.requests)), rec);
+    const check = scenario.check(rec, params.data);
+    return how === "whole" ? finishVerdict(runDir, record, check, rec) : unaudited(check);
   } catch (error) {
     // A user's check that throws is a bug in that file: name it, so the fix is obvious.
     if (file !== null) {

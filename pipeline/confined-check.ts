@@ -8,9 +8,11 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkResultSchema } from "../core/verdict.ts";
-import { loadRecordings } from "../harness/recordings.ts";
+import { readRunRecord } from "../harness/run-record.ts";
+import { runLayout } from "../harness/run-layout.ts";
+import { finishVerdict } from "./check-recorded-run.ts";
 import { harnessErrorResult } from "./verdict-rules.ts";
-import { withCacheAudit, type AuditedResult } from "./cache-notes.ts";
+import type { AuditedResult } from "./cache-notes.ts";
 import type { CheckJob, CheckReply } from "./check-child.ts";
 
 // A check reads a few files and compares them: seconds at most. CCREPRO_CHECK_TIMEOUT_MS overrides it (tests).
@@ -137,20 +139,21 @@ function childEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(keep.filter((key) => process.env[key] !== undefined).map((key) => [key, process.env[key]]));
 }
 
-// What the child says is data from code that may be hostile: the result is validated, the cache audit recomputed here.
+// What the child says is data from code that may be hostile: the result is validated, and the run's own evidence (its
+// timeouts, the API's rejections) and the cache audit are applied here, never trusted from the child.
 function fromChild(reply: CheckReply, runDir: string, shown: string, confinement: Confinement): ConfinedCheck {
   const message = typeof reply === "object" && reply !== null && !reply.ok && typeof reply.message === "string" ? reply.message : null;
   if (message !== null) return { audited: { result: harnessErrorResult(message), cache: null }, name: null, confinement };
-  const result = checkResultSchema.safeParse(reply.ok ? reply.audited?.result : undefined);
+  const result = checkResultSchema.safeParse(reply.ok ? reply.check : undefined);
   const name = reply.ok && typeof reply.name === "string" ? reply.name : null;
   if (!result.success) {
     return { audited: { result: harnessErrorResult(`the check of scenario file ${shown} answered with something that is not a result: ${result.error.message}`), cache: null }, name, confinement };
   }
   if (result.data.verdict === "ERROR") return { audited: { result: result.data, cache: null }, name, confinement };
   try {
-    return { audited: withCacheAudit(result.data, loadRecordings(runDir)), name, confinement };
-  } catch {
-    // The child read the same recordings; the audit is a bonus, its notes are already in the result.
-    return { audited: { result: result.data, cache: null }, name, confinement };
+    return { audited: finishVerdict(runDir, readRunRecord(runLayout(runDir).runJson), result.data), name, confinement };
+  } catch (error) {
+    // The child read the same directory and judged it; failing to read it here again is the harness's failure.
+    return { audited: { result: harnessErrorResult(`the run directory could not be read again to finish the verdict: ${(error as Error).message}`), cache: null }, name, confinement };
   }
 }

@@ -5,7 +5,7 @@ import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import lockfile from "proper-lockfile";
-import { ownerPid, ownerState, ownerToken } from "../core/process-owner.ts";
+import { ownerPid, ownerState, ownerToken, whyOwnerUnknown } from "../core/process-owner.ts";
 import * as semver from "./semver-functions.ts";
 import { z } from "zod";
 import { sha256File } from "./binary-info.ts";
@@ -220,7 +220,8 @@ function readOwner(lockfilePath: string): LockOwner | null {
 }
 
 function describeHolder(holder: LockOwner | null): string {
-  return holder ? `pid ${ownerPid(holder.owner)} (since ${holder.since})` : "a process that left no owner file";
+  const unknown = holder ? whyOwnerUnknown(holder.owner) : null;
+  return holder ? `pid ${ownerPid(holder.owner)} (since ${holder.since}${unknown ? `; whether it still runs cannot be told from here: ${unknown}` : ""})` : "a process that left no owner file";
 }
 
 // A lock whose owner is gone is taken over at once; so is something at the lock's path that is not a lock (a file).

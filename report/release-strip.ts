@@ -1,5 +1,6 @@
 // The release strip: one cell per release of a sweep, coloured by verdict and labelled with its red findings,
 // boundaries marked where the outcome changes, each cell linking to its run. Self-contained HTML, inline SVG.
+import { unjudgedRange } from "./wording.ts";
 import fs from "node:fs";
 import path from "node:path";
 import type { Verdict } from "../core/verdict.ts";
@@ -85,7 +86,7 @@ function boundaryList(sweep: SweepFile): string {
   if (sweep.boundaries.length === 0) return "<p>No boundary: every release with a result has the same outcome.</p>";
   const items = sweep.boundaries.map((b) => {
     const gap = b.unknownBetween.length ? ` (no result yet for ${b.unknownBetween.length} release(s) between: ${escapeMarkup(b.unknownBetween.join(", "))})` : "";
-    const unjudged = b.unjudgedBetween.length ? ` (a range: unjudged between them, ${escapeMarkup(b.unjudgedBetween.map((u) => `${u.version} ${u.verdict}: ${u.reason}`).join("; "))})` : "";
+    const unjudged = b.unjudgedBetween.length ? ` (${escapeMarkup(unjudgedRange(b.unjudgedBetween))})` : "";
     return `<li class="boundary-pair">${escapeMarkup(b.before)} → ${escapeMarkup(b.after)}: ${escapeMarkup(b.from)} → ${escapeMarkup(b.to)}${gap}${unjudged}</li>`;
   });
   return `<ul>${items.join("")}</ul>`;

@@ -78,3 +78,9 @@ export function changeDetail(change: Change): string {
   const before = change.before ? verdictText(change.before.verdict, change.before.redFindings) : "not in the previous nightly";
   return `${before} → ${verdictText(change.after.verdict, change.after.redFindings)}`;
 }
+
+// A boundary drawn across releases that judged nothing (issue 42): "a range: between them 2.1.330 INCONCLUSIVE (why),
+// …, judged neither side", for the sweep and atlas outputs and the release strip alike.
+export function unjudgedRange(unjudged: readonly { version: string; verdict: string; reason: string }[]): string {
+  return unjudged.length === 0 ? "" : `a range: between them ${unjudged.map((u) => `${u.version} ${u.verdict} (${u.reason})`).join(", ")}, judged neither side`;
+}

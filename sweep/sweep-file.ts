@@ -4,7 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import { UserError } from "../core/errors.ts";
 import { readJsonFile } from "../core/json-file.ts";
-import { verdictSchema } from "../core/verdict.ts";
+import { judgedRelease, verdictSchema } from "../core/verdict.ts";
 
 export const SWEEP_FILE = "sweep.json";
 export const SWEEP_RUNS_DIR = "runs";
@@ -62,9 +62,6 @@ export function outcomeOf(result: Pick<ReleaseResult, "verdict" | "red">): strin
   return [result.verdict, ...result.red].join(" ");
 }
 
-// A result that judged the release: GREEN or RED. The others (INCONCLUSIVE, ERROR, UNSUPPORTED) bound nothing.
-export const judged = (result: Pick<ReleaseResult, "verdict">): boolean => result.verdict === "GREEN" || result.verdict === "RED";
-
 // Neighbouring judged releases (in list order) whose outcomes differ, with what lies between them unjudged or unrun.
 export function boundariesOf(versions: readonly string[], results: readonly ReleaseResult[]): Boundary[] {
   const byVersion = new Map(results.map((r) => [r.version, r]));
@@ -74,7 +71,7 @@ export function boundariesOf(versions: readonly string[], results: readonly Rele
   let unjudged: Boundary["unjudgedBetween"] = [];
   for (const version of versions) {
     const result = byVersion.get(version);
-    if (!result || !judged(result)) {
+    if (!result || !judgedRelease(result)) {
       if (previous && !result) unknown.push(version);
       if (previous && result) unjudged.push({ version, verdict: result.verdict, reason: result.reason });
       continue;

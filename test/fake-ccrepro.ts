@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { execa, type ResultPromise } from "execa";
+import { statFields } from "../core/proc.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const FAKE = path.join(ROOT, "test", "fixtures", "processes", "fake-ccrepro.ts");
@@ -31,9 +32,7 @@ export function checkChildOf(ccreproPid: number): number | null {
   for (const entry of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === ccreproPid && fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("check-child.mjs")) return Number(entry);
+      if (Number(statFields(Number(entry))?.[1]) === ccreproPid && fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("check-child.mjs")) return Number(entry);
     } catch {
       // gone
     }
@@ -43,10 +42,6 @@ export function checkChildOf(ccreproPid: number): number | null {
 
 // Running: there, and not a zombie waiting for its new parent to reap it.
 export function running(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    return !stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
-  } catch {
-    return false;
-  }
+  const fields = statFields(pid);
+  return fields !== null && fields[0] !== "Z";
 }

@@ -26,6 +26,18 @@ function rerunOptions(options: { axis: string; claude?: string; driver?: string;
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
+// How a rate bisection that gave no answer exits: a kind added later must say its code here (the switch is exhaustive).
+function rateStopExit(kind: RateBisectStop["failure"]["kind"]): number {
+  switch (kind) {
+    case "budget-spent":
+      return EXIT_BISECT_BUDGET_SPENT;
+    // No signal, or the same rate, at both ends: no change to find in this range, which is not a harness failure.
+    case "no-signal":
+    case "same-rate":
+      return EXIT_BISECT_NO_CHANGE;
+  }
+}
+
 export function registerBisectCommand(program: Command, ctx: CliContext): void {
   withRunOptions(program.command("bisect"))
     .description("find the adjacent pair of releases where a scenario's outcome changes")
@@ -96,8 +108,7 @@ export function registerBisectCommand(program: Command, ctx: CliContext): void {
           const { kind, runs, reused } = error.failure;
           const resume = error.resume === undefined ? "" : `\nresume (this bisection's runs reused): ${error.resume}`;
           ctx.print(options.json ? JSON.stringify({ stopped: kind, message: error.message, runs, reused, resume: error.resume }, null, 2) : `${error.message} (after ${runs} runs started, ${reused} reused)${resume}`);
-          // No signal or the same rate at both ends: no change to find in this range, which is not a harness failure.
-          ctx.setExit(error.failure.kind === "budget-spent" ? EXIT_BISECT_BUDGET_SPENT : EXIT_BISECT_NO_CHANGE);
+          ctx.setExit(rateStopExit(error.failure.kind));
         }
         return;
       }

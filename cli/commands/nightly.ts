@@ -1,7 +1,9 @@
 // `ccrepro nightly`: runs the matrix (the built-in default without --config), writes every report, exits by the ledger.
+import path from "node:path";
 import type { Command } from "commander";
 import { loadNightlyConfig } from "../../nightly/config.ts";
 import { defaultNightlyConfig } from "../../nightly/default-config.ts";
+import { UserError } from "../../core/errors.ts";
 import { claimFolder } from "../../core/folder-writer.ts";
 import { checkOutDir, defaultNightlyDir } from "../../nightly/out-dir.ts";
 import { findPreviousNightly, loadPreviousNightly } from "../../nightly/previous.ts";
@@ -31,6 +33,12 @@ export function registerNightlyCommand(program: Command, ctx: CliContext): void 
       const shard = options.shard ? parseShard(options.shard) : null;
       const now = new Date();
       const outDir = checkOutDir(options.out ?? defaultNightlyDir(now, shard));
+      if (config.atlas && !shard && path.resolve(config.atlas.out) === outDir) {
+        throw new UserError(
+          `the nightly config's atlas.out is the nightly's own --out (${outDir}); the atlas is kept from one nightly to the next, in a folder of its own: give atlas.out another folder`,
+          "CONFLICTING_OPTIONS",
+        );
+      }
       // One writer per folder, as sweep and atlas keep it: a second nightly into this --out refuses before it runs.
       const release = claimFolder(outDir, "ccrepro nightly", (line) => ctx.note(line));
       try {

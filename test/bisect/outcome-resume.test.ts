@@ -11,12 +11,12 @@ describe("outcomeFor", () => {
     expect(outcomeFor()(run("RED", ["a"]))).toBe("RED");
   });
 
-  it("is the finding's presence with --finding, whatever the verdict", () => {
+  it("is the finding's presence with --finding on a judged run; an INCONCLUSIVE one is unjudged whatever it saw (issue 42)", () => {
     const of = outcomeFor("late-notification");
     expect(of(run("RED", ["other", "late-notification"]))).toBe("has:late-notification");
     expect(of(run("RED", ["other"]))).toBe("lacks:late-notification");
     expect(of(run("GREEN"))).toBe("lacks:late-notification");
-    expect(of(run("INCONCLUSIVE", ["late-notification"]))).toBe("has:late-notification");
+    expect(of(run("INCONCLUSIVE", ["late-notification"]))).toBe("INCONCLUSIVE");
     expect(of(run("INCONCLUSIVE"))).toBe("INCONCLUSIVE");
   });
 });

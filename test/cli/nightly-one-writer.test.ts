@@ -30,4 +30,14 @@ describe("two nightlies into one --out", { timeout: 60_000 }, () => {
     }
     expect(fs.existsSync(path.join(out, WRITER_FILE))).toBe(false);
   });
+
+  it("a config whose atlas.out is the nightly's own --out is refused before anything runs", async () => {
+    const out = path.join(tmp, "same");
+    const config = path.join(tmp, "atlas-config.json");
+    fs.writeFileSync(config, JSON.stringify({ scenarios: ["background-mid-turn"], versions: ["2.1.332"], atlas: { scenarios: ["background-mid-turn"], versions: "2.1.332", out } }));
+    const done = await execa(process.execPath, [CLI, "nightly", "--config", config, "--out", out], { reject: false, timeout: 30_000 });
+    expect(done.exitCode).toBe(3);
+    expect(done.stderr).toContain("atlas.out is the nightly's own --out");
+    expect(fs.existsSync(out)).toBe(false);
+  });
 });

@@ -50,6 +50,15 @@ describe("reading a run directory", () => {
     expect(result.reason).toMatch(/is a link/);
   });
 
+  it("refuses bodies reached through a linked requests/ folder, even one inside the run directory", () => {
+    const dir = copyOfRun("linked-folder");
+    const requests = path.join(dir, "mock", "requests");
+    fs.renameSync(requests, path.join(dir, "mock", "elsewhere"));
+    fs.symlinkSync(path.join(dir, "mock", "elsewhere"), requests);
+    expect(() => loadRecordings(dir)).toThrow(/requests is a link .* as a folder, so .* cannot be judged/);
+    expect(checkRecordedRun(dir, scenarioByName).verdict).toBe("ERROR");
+  });
+
   it("keeps a linked body out of the HTML report", async () => {
     const dir = copyOfRun("linked-body-html");
     const body = path.join(dir, "mock", "requests", "000008.body");

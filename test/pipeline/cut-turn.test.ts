@@ -1,6 +1,6 @@
 // A run short of its plan cannot be GREEN (issue 42, item 1): a `-p` turn killed at its step's limit (a release that
 // keeps retrying), a wait that timed out, steps that never ran. Replayed on recorded GREEN runs (test/fixtures/runs:
-// hook-ask-denied-2.1.85 on 2.1.85, continuations-2.1.332 on 2.1.332) with their run.json edited as such a run
+// hook-ask-denied-2.1.85 on 2.1.85, notification-green-2.1.332 on 2.1.332) with their run.json edited as such a run
 // records it; a timeout the scenario allows leaves the verdict as it was, with the timeout in the notes.
 import path from "node:path";
 import { describe, expect, it } from "vitest";

@@ -55,11 +55,12 @@ describe("release strip", () => {
     ]);
     // ERROR is hatched over its colour, so it never reads as a verdict.
     expect(await page.$$eval('rect[fill="url(#error-hatch)"]', (r) => r.length)).toBe(1);
-    // Every outcome change: dropped → changed (across 2.1.252, no result), changed → ERROR, ERROR → GREEN.
-    expect(await page.$$eval("line.boundary", (lines) => lines.map((l) => l.getAttribute("data-after")))).toEqual(["2.1.270", "2.1.283", "2.1.284"]);
-    expect(await page.$$eval("li.boundary-pair", (items) => items.map((i) => i.textContent))).toContain(
-      "2.1.251 → 2.1.270: RED notification-dropped → RED notification-changed (no result yet for 1 release(s) between: 2.1.252)",
-    );
+    // Every change between judged releases: dropped → changed (across 2.1.252, no result), changed → GREEN across the
+    // ERROR of 2.1.283, which judged nothing and so is no side of a boundary (issue 42): a range, naming it.
+    expect(await page.$$eval("line.boundary", (lines) => lines.map((l) => l.getAttribute("data-after")))).toEqual(["2.1.270", "2.1.284"]);
+    const pairs = await page.$$eval("li.boundary-pair", (items) => items.map((i) => i.textContent));
+    expect(pairs).toContain("2.1.251 → 2.1.270: RED notification-dropped → RED notification-changed (no result yet for 1 release(s) between: 2.1.252)");
+    expect(pairs).toContain("2.1.270 → 2.1.284: RED notification-changed → GREEN (a range: between them 2.1.283 ERROR (ERROR), judged neither side)");
     const links = await page.$$eval("a.run-link", (as) => as.map((a) => (a as unknown as SVGAElement).href.baseVal));
     expect(links).toHaveLength(4);
     for (const href of links) expect(fs.existsSync(path.resolve(OUT, href))).toBe(true);

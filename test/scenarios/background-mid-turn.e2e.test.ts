@@ -18,10 +18,12 @@ function command(runDir: string, label: string): { exitCode: number | null; stdo
   return JSON.parse(fs.readFileSync(path.join(runLayout(runDir).commands, file), "utf8"));
 }
 
-// The harness did its part: no harness error, and every step (those needing the listed session among them) ran.
+// The harness did its part: no harness error, and every step (those needing the listed session among them) ran; the
+// watch may time out (on a RED run nobody answers the turn), which the run records as a timeout it allows.
 function expectStepsRan({ record }: RunResult): void {
   expect(record.harnessError).toBeNull();
-  expect(record.steps.map((s) => s.outcome)).toEqual(record.steps.map(() => "ok"));
+  expect(record.stepsSkipped).toEqual([]);
+  expect(record.steps.map((s) => (s.outcome === "timeout" && s.mayTimeOut && s.kind === "watch" ? "ok" : s.outcome))).toEqual(record.steps.map(() => "ok"));
 }
 
 // The session `claude agents --json` listed is the one the `stop` step stopped.
