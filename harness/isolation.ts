@@ -12,6 +12,21 @@ export const FAKE_API_KEY = "sk-ant-ccrepro-fake-key-0000";
 // Every process of a run inherits this variable; the reaper finds escaped processes by it.
 export const RUN_MARKER_VAR = "CCREPRO_RUN_ID";
 
+// What keeps a run isolated and findable: a scenario's `env` may not set or unset these (the kit refuses them).
+export const ISOLATION_VARS = [
+  RUN_MARKER_VAR,
+  "CCREPRO_RUN_OWNER",
+  "HOME",
+  "CLAUDE_CONFIG_DIR",
+  "TMPDIR",
+  "CLAUDE_CODE_TMPDIR",
+  "ANTHROPIC_BASE_URL",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "ALL_PROXY",
+  "NO_PROXY",
+] as const;
+
 export interface IsolationOptions {
   runId: string;
   mockUrl: string;
@@ -19,6 +34,8 @@ export interface IsolationOptions {
   trapUrl: string;
   // Variables the scenario names in `passEnv`, passed from the caller's environment by name.
   passThrough?: string[];
+  // The scenario's own: set (a string) or unset (null), after everything above (kit: `env`).
+  scenarioEnv?: Record<string, string | null>;
 }
 
 export function buildEnvironment(run: RunLayout, options: IsolationOptions): Record<string, string> {
@@ -54,6 +71,10 @@ export function buildEnvironment(run: RunLayout, options: IsolationOptions): Rec
   for (const name of options.passThrough ?? []) {
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
+  }
+  for (const [name, value] of Object.entries(options.scenarioEnv ?? {})) {
+    if (value === null) delete env[name];
+    else env[name] = value;
   }
   return env;
 }

@@ -169,6 +169,8 @@ export interface RunPlan {
   hooks?: HookCapture;
   // Names of variables to pass from the caller's environment; nothing else of it reaches the binary.
   passEnv?: string[];
+  // Variables the scenario sets (a string) or unsets (null) in every session's environment, after ccrepro's own.
+  env?: Record<string, string | null>;
   // Upper bound for the whole run, as a safety net on top of every step's own timeout.
   timeoutMs: number;
   source?: ScenarioSource;

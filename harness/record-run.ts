@@ -200,7 +200,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     const mockAddress = new URL(mock.url);
     trap = await startOutboundTrap(layout.outboundLog, { host: mockAddress.hostname, port: Number(mockAddress.port) });
     if (options.recordApi) recorder = await startRecordingProxy({ upstream: mock.url, env: process.env });
-    const env = buildEnvironment(layout, { runId: id, mockUrl: recorder?.url ?? mock.url, trapUrl: trap.url, passThrough: plan.passEnv });
+    const env = buildEnvironment(layout, { runId: id, mockUrl: recorder?.url ?? mock.url, trapUrl: trap.url, passThrough: plan.passEnv, scenarioEnv: plan.env });
     const mcpProblem = mcpServersProblem(mcpServers, probe, plan.driver ?? "headless");
     for (const problem of [permissions.unavailable, sessionSettings.problem, answerRulesProblem(hookAnswers), mcpProblem]) if (problem) throw new StepFailure(problem);
     writeHookAnswers(layout, hookAnswers);

@@ -12,6 +12,9 @@ import { API_FINDINGS, type ApiFindingId } from "../checker/api-conformance.ts";
 import { CAPABILITIES, type Need } from "../releases/needs.ts";
 import { hookCapture, type HooksDeclaration } from "./hooks.ts";
 import { deprecated } from "./deprecated.ts";
+import { ISOLATION_VARS } from "../harness/isolation.ts";
+
+const ISOLATION_NAMES = new Set<string>(ISOLATION_VARS);
 import type { Session } from "./session.ts";
 import { flattenSteps, type Steps } from "./steps.ts";
 
@@ -77,6 +80,13 @@ export interface SessionEnvironment {
   settingSources?: SettingSource[];
   /** Names of variables to pass from the caller's environment; nothing else of it reaches the binary. */
   passEnv?: string[];
+  /**
+   * Variables every session gets set (a string) or unset (`null`), after ccrepro's own (docs/kit.md lists those and
+   * what each switches off): a feature a release keeps behind a flag is turned on here, e.g.
+   * `{ CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: null }`. What keeps a run isolated (HOME, CLAUDE_CONFIG_DIR, TMPDIR,
+   * the mock's URL, the proxies, the run marker) cannot be changed.
+   */
+  env?: Record<string, string | null>;
 }
 
 /**
@@ -194,6 +204,13 @@ const definitionShape = z.object({
   permissions: z.union([z.literal("bypass"), z.object({ mode: z.enum(["default", "acceptEdits", "dontAsk", "plan"]), allow: z.array(z.string()).optional(), deny: z.array(z.string()).optional() })]).optional(),
   settingSources: z.array(z.enum(["user", "project", "local"])).min(1).optional(),
   passEnv: z.array(z.string()).optional(),
+  env: z
+    .record(z.string(), z.string().nullable())
+    .refine((env) => Object.keys(env).every((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)), { error: "each key must be a variable name: letters, digits and _, not starting with a digit" })
+    .refine((env) => !Object.keys(env).some((name) => ISOLATION_NAMES.has(name.toUpperCase())), {
+      error: `may not set or unset what keeps a run isolated (${[...ISOLATION_VARS].join(", ")}); ccrepro sets those itself`,
+    })
+    .optional(),
   drivers: z.array(z.enum(DRIVERS)).min(1).optional(),
   known: z.array(knownShape).optional(),
   timeoutMs: z.number().int().positive().optional(),
@@ -304,6 +321,7 @@ export function defineScenario<P extends ParamsSchema = z.ZodObject<{}, z.core.$
     ...(definition.permissions ? { permissions: definition.permissions } : {}),
     ...(definition.settingSources ? { settingSources: definition.settingSources } : {}),
     ...(definition.passEnv ? { passEnv: definition.passEnv } : {}),
+    ...(definition.env ? { env: { ...definition.env } } : {}),
     steps: (p, context) => flattenSteps(definition.steps(p, context ?? { driver: "headless" })),
     ...(definition.drivers ? { drivers: definition.drivers } : {}),
     check: (rec, p) => verdictOf(definition.check(rec, p), definition.findings),

@@ -108,6 +108,7 @@ export async function runAndCheck(run: ScenarioRun): Promise<CheckedRun> {
     hooks: scenario.hooks(params),
     mcpServers: scenario.mcpServers(params),
     passEnv: scenario.passEnv,
+    ...(scenario.env ? { env: scenario.env } : {}),
     permissions: scenario.permissions,
     settingSources: scenario.settingSources,
     timeoutMs: scenario.timeoutMs,

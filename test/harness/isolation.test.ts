@@ -97,6 +97,15 @@ describe("buildEnvironment", () => {
     expect(env.PATH!.split(":")).toEqual([path.dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"]);
   });
 
+  it("applies a scenario's env last: a string sets a variable (over ccrepro's own), null unsets it", () => {
+    const run = runLayout(path.join(root, "run"));
+    const env = buildEnvironment(run, { ...options, scenarioEnv: { CCREPRO_PROBE: "on", DISABLE_TELEMETRY: null, LANG: "de_DE.UTF-8" } });
+    expect(env.CCREPRO_PROBE).toBe("on");
+    expect("DISABLE_TELEMETRY" in env).toBe(false);
+    expect(env.LANG).toBe("de_DE.UTF-8");
+    expect(env.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC).toBe("1");
+  });
+
   it("sets IS_SANDBOX only when running as root", () => {
     const run = runLayout(path.join(root, "run"));
     vi.spyOn(process, "getuid").mockReturnValue(0);

@@ -1,0 +1,49 @@
+// A scenario's `env` reaches claude and the tools it runs (issue 43, item 1), on both release eras: 2.1.112 (cli.js)
+// and 2.1.332 (native). The scenario sets CCREPRO_PROBE and unsets DISABLE_TELEMETRY, which ccrepro sets itself; the
+// model's Bash call writes both into env.txt, which the check reads from the working directory's snapshot.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { execa } from "execa";
+import { afterAll, describe, expect, it } from "vitest";
+import { E2E_TIMEOUT_MS } from "../e2e-run.ts";
+
+const CLI = path.resolve(import.meta.dirname, "../../bin/ccrepro.mjs");
+const folder = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-scenario-env-"));
+afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
+
+fs.writeFileSync(
+  path.join(folder, "env-probe.ts"),
+  `import { bash, conversation, defineScenario, print, session, text } from "ccrepro";
+import { fileOf, finding, notReached, reached } from "ccrepro/checkers";
+const s1 = session("s1");
+export default defineScenario({
+  name: "env-probe",
+  summary: "the scenario's env reaches the tools claude runs",
+  source: "issue 43",
+  findings: ["env-not-applied"],
+  sessions: [s1],
+  env: { CCREPRO_PROBE: "on", DISABLE_TELEMETRY: null },
+  mockScript: () => conversation({ main: { marker: "ENV_PROBE", replies: [bash('echo "probe=\${CCREPRO_PROBE-unset} telemetry=\${DISABLE_TELEMETRY-unset}" > env.txt', "write env.txt")], then: text("ok") } }),
+  steps: () => [print(s1, "ENV_PROBE write the file")],
+  check: (rec) => {
+    const text = fileOf(rec, "env.txt")?.text?.trim();
+    if (text === undefined) return { reached: notReached("env.txt was not written"), findings: [] };
+    const ok = text === "probe=on telemetry=unset";
+    return { reached: reached(), findings: ok ? [] : [finding({ id: "env-not-applied", title: \`env.txt says \${text}\`, where: "env.txt" })], notes: [text] };
+  },
+  needs: ["stream-json-output"],
+});
+`,
+);
+
+describe("a scenario's env on both release eras", { timeout: 240_000 }, () => {
+  for (const version of ["2.1.112", "2.1.332"]) {
+    it(`${version}: set and unset as declared, in the tools' environment`, async () => {
+      const done = await execa(process.execPath, [CLI, "run", "./env-probe.ts", "--claude", version, "--runs-dir", path.join(folder, `runs-${version}`)], { cwd: folder, reject: false, timeout: E2E_TIMEOUT_MS });
+      expect(done.exitCode, done.stdout + done.stderr).toBe(0);
+      expect(done.stdout).toMatch(/^GREEN/);
+      expect(done.stdout).toContain("probe=on telemetry=unset");
+    });
+  }
+});
