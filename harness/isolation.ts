@@ -238,3 +238,37 @@ export function sdkQueryOptions(permissions: PermissionChoice, settings: Session
   const mode = permissions.rules ? { permissionMode: permissions.rules.mode } : { permissionMode: "bypassPermissions", allowDangerouslySkipPermissions: true };
   return { ...mode, settingSources: settings.sources, ...(settings.flagFile === null ? {} : { settings: settings.flagFile }), debugFile };
 }
+
+// Files a scenario seeds before the first session (kit: `files`), by where they go: the working directory, the config
+// directory (CLAUDE_CONFIG_DIR: agents/, commands/, .claude.json, settings.json) and HOME. Paths are relative and stay
+// inside their folder. `.claude.json` and `settings.json` in the config directory are written by ccrepro too: a
+// fixture's JSON object is merged over ccrepro's, key by key at the top level, so the onboarding state and the
+// harness's own settings stay unless the fixture names them.
+export interface SeedFiles {
+  work?: Record<string, string>;
+  config?: Record<string, string>;
+  home?: Record<string, string>;
+}
+
+const MERGED_CONFIG_FILES = new Set([".claude.json", "settings.json"]);
+
+export function seedFiles(run: RunLayout, files: SeedFiles): string[] {
+  const written: string[] = [];
+  const roots = { work: run.work, config: run.config, home: run.home } as const;
+  for (const [where, entries] of Object.entries(files) as [keyof SeedFiles, Record<string, string>][]) {
+    for (const [relative, content] of Object.entries(entries ?? {})) {
+      const root = roots[where];
+      const file = path.resolve(root, relative);
+      if (path.isAbsolute(relative) || path.relative(root, file).startsWith("..")) throw new Error(`files.${where}: ${relative} leaves its folder`);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      if (where === "config" && MERGED_CONFIG_FILES.has(relative) && fs.existsSync(file)) {
+        const ours = JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>;
+        fs.writeFileSync(file, JSON.stringify({ ...ours, ...(JSON.parse(content) as Record<string, unknown>) }, null, 2));
+      } else {
+        fs.writeFileSync(file, content);
+      }
+      written.push(path.join(where, relative));
+    }
+  }
+  return written;
+}

@@ -171,6 +171,8 @@ export interface RunPlan {
   passEnv?: string[];
   // Variables the scenario sets (a string) or unsets (null) in every session's environment, after ccrepro's own.
   env?: Record<string, string | null>;
+  // Files seeded before the first session: into the working directory, the config directory and HOME.
+  files?: { work?: Record<string, string>; config?: Record<string, string>; home?: Record<string, string> };
   // Upper bound for the whole run, as a safety net on top of every step's own timeout.
   timeoutMs: number;
   source?: ScenarioSource;

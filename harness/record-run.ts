@@ -14,7 +14,7 @@ import { removeDaemonDir, removeProcessSockets } from "./daemon-hygiene.ts";
 import type { HeadlessSession } from "./headless-session.ts";
 import { answerRulesProblem, hookSettings, writeHookAnswers } from "./hook-capture.ts";
 import { mcpServersProblem, writeMcpConfig } from "./mcp-servers.ts";
-import { buildEnvironment, choosePermissions, chooseSessionSettings, RUN_MARKER_VAR, seedConfig } from "./isolation.ts";
+import { buildEnvironment, seedFiles, choosePermissions, chooseSessionSettings, RUN_MARKER_VAR, seedConfig } from "./isolation.ts";
 import { LiveRecordings } from "./live-recordings.ts";
 import { startOutboundTrap, type OutboundTrap } from "./outbound-trap.ts";
 import { automaticReapEnabled, describeOrphanReap, reapOrphanedRuns, reapRun } from "./processes.ts";
@@ -208,6 +208,14 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     const hooks = hookEvents.length + hookAnswers.length > 0 ? hookSettings(layout, hookEvents, hookAnswers) : undefined;
     const rules = permissions.rules;
     seedConfig(layout, hooks, { source: hookSource, ...(rules ? { permissions: { allow: rules.allow, deny: rules.deny } } : {}) });
+    if (plan.files) {
+      try {
+        const seeded = seedFiles(layout, plan.files);
+        progress(`seeded ${seeded.length} file(s): ${seeded.join(", ")}`);
+      } catch (error) {
+        throw new StepFailure(`the scenario's files could not be seeded: ${(error as Error).message}`);
+      }
+    }
     const ctx: RunContext = {
       layout,
       env,

@@ -15,6 +15,11 @@ import { deprecated } from "./deprecated.ts";
 import { ISOLATION_VARS } from "../harness/isolation.ts";
 
 const ISOLATION_NAMES = new Set<string>(ISOLATION_VARS);
+
+// Relative paths that stay inside their folder, each with its text.
+const seededFiles = z
+  .record(z.string(), z.string())
+  .refine((files) => Object.keys(files).every((p) => p !== "" && !p.startsWith("/") && !p.split("/").includes("..")), { error: "each path must be relative, inside its folder (no leading / and no ..)" });
 import type { Session } from "./session.ts";
 import { flattenSteps, type Steps } from "./steps.ts";
 
@@ -87,6 +92,14 @@ export interface SessionEnvironment {
    * the mock's URL, the proxies, the run marker) cannot be changed.
    */
   env?: Record<string, string | null>;
+  /**
+   * Files seeded before the first session, by relative path and text: into the working directory (`work`), the
+   * config directory (`config`: `agents/`, `commands/`, `settings.json`, `.claude.json`) and `home`. A fixture's
+   * `config/settings.json` or `config/.claude.json` is merged over ccrepro's own at the top level.
+   *
+   * @example files: { work: { "NOTES.md": "# notes" }, config: { "agents/reviewer.md": "---\nname: reviewer\n---\nReview." } }
+   */
+  files?: { work?: Record<string, string>; config?: Record<string, string>; home?: Record<string, string> };
 }
 
 /**
@@ -211,6 +224,9 @@ const definitionShape = z.object({
       error: `may not set or unset what keeps a run isolated (${[...ISOLATION_VARS].join(", ")}); ccrepro sets those itself`,
     })
     .optional(),
+  files: z
+    .strictObject({ work: seededFiles.optional(), config: seededFiles.optional(), home: seededFiles.optional() }, { error: () => "expected { work?, config?, home? }, each { relative path: text }" })
+    .optional(),
   drivers: z.array(z.enum(DRIVERS)).min(1).optional(),
   known: z.array(knownShape).optional(),
   timeoutMs: z.number().int().positive().optional(),
@@ -322,6 +338,7 @@ export function defineScenario<P extends ParamsSchema = z.ZodObject<{}, z.core.$
     ...(definition.settingSources ? { settingSources: definition.settingSources } : {}),
     ...(definition.passEnv ? { passEnv: definition.passEnv } : {}),
     ...(definition.env ? { env: { ...definition.env } } : {}),
+    ...(definition.files ? { files: structuredClone(definition.files) } : {}),
     steps: (p, context) => flattenSteps(definition.steps(p, context ?? { driver: "headless" })),
     ...(definition.drivers ? { drivers: definition.drivers } : {}),
     check: (rec, p) => verdictOf(definition.check(rec, p), definition.findings),

@@ -109,6 +109,7 @@ export async function runAndCheck(run: ScenarioRun): Promise<CheckedRun> {
     mcpServers: scenario.mcpServers(params),
     passEnv: scenario.passEnv,
     ...(scenario.env ? { env: scenario.env } : {}),
+    ...(scenario.files ? { files: scenario.files } : {}),
     permissions: scenario.permissions,
     settingSources: scenario.settingSources,
     timeoutMs: scenario.timeoutMs,

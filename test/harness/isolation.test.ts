@@ -7,7 +7,7 @@ import { execa } from "execa";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { hookSettings } from "../../harness/hook-capture.ts";
 import { ownerToken, RUN_OWNER_VAR } from "../../harness/processes.ts";
-import { buildEnvironment, FAKE_API_KEY, choosePermissions, headlessArgs, RUN_MARKER_VAR, seedConfig } from "../../harness/isolation.ts";
+import { buildEnvironment, seedFiles, FAKE_API_KEY, choosePermissions, headlessArgs, RUN_MARKER_VAR, seedConfig } from "../../harness/isolation.ts";
 import { hookIndexSchema, loadHooks } from "../../harness/recordings.ts";
 import { runLayout } from "../../harness/run-layout.ts";
 
@@ -104,6 +104,18 @@ describe("buildEnvironment", () => {
     expect("DISABLE_TELEMETRY" in env).toBe(false);
     expect(env.LANG).toBe("de_DE.UTF-8");
     expect(env.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC).toBe("1");
+  });
+
+  it("seeds a scenario's files after ccrepro's config, merging settings.json and .claude.json over its own at the top level", () => {
+    const run = runLayout(path.join(root, `seed-${Date.now()}`));
+    seedConfig(run, undefined);
+    const written = seedFiles(run, { work: { "a/b.md": "b" }, config: { "settings.json": JSON.stringify({ env: { X: "1" } }), ".claude.json": JSON.stringify({ theme: "light" }), "agents/r.md": "r" }, home: { ".x": "x" } });
+    expect(written).toEqual(["work/a/b.md", "config/settings.json", "config/.claude.json", "config/agents/r.md", "home/.x"]);
+    expect(fs.readFileSync(path.join(run.work, "a", "b.md"), "utf8")).toBe("b");
+    expect(JSON.parse(fs.readFileSync(path.join(run.config, "settings.json"), "utf8"))).toEqual({ skipDangerousModePermissionPrompt: true, env: { X: "1" } });
+    const state = JSON.parse(fs.readFileSync(path.join(run.config, ".claude.json"), "utf8")) as Record<string, unknown>;
+    expect(state).toMatchObject({ theme: "light", hasCompletedOnboarding: true });
+    expect(() => seedFiles(run, { work: { "../escape": "x" } })).toThrow(/leaves its folder/);
   });
 
   it("sets IS_SANDBOX only when running as root", () => {

@@ -29,4 +29,11 @@ describe("a scenario's env", () => {
     }
     expect(() => defineScenario({ ...base, env: { "NOT A NAME": "x" } })).toThrow(/a variable name/);
   });
+
+  it("files: kept as declared; a path that leaves its folder, or an unknown area, is refused", () => {
+    expect(defineScenario({ ...base, files: { work: { "NOTES.md": "n" } } }).files).toEqual({ work: { "NOTES.md": "n" } });
+    expect(() => defineScenario({ ...base, files: { work: { "../x": "n" } } })).toThrow(/each path must be relative, inside its folder/);
+    expect(() => defineScenario({ ...base, files: { work: { "/etc/x": "n" } } })).toThrow(/each path must be relative/);
+    expect(() => defineScenario({ ...base, files: { tmp: { x: "n" } } as never })).toThrow(/expected \{ work\?, config\?, home\? \}/);
+  });
 });
