@@ -35,7 +35,7 @@ function bootId(): string | null {
 
 // Whether /proc shows this process's own pid namespace. Under `unshare --pid --fork` without `--mount-proc`, it shows
 // the parent's: /proc/self is then not process.pid, and no pid read from /proc means what the tokens mean.
-export function procIsOwnNamespace(): boolean {
+function procIsOwnNamespace(): boolean {
   try {
     return fs.readlinkSync("/proc/self") === String(process.pid);
   } catch {

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { QUIET_ENV } from "../releases/binary-info.ts";
 import type { BinaryProbe } from "../releases/capabilities.ts";
-import type { HookSource, PermissionPlan, SettingSource } from "./plan.ts";
+import type { HookSource, PermissionPlan, SeedFiles, SettingSource } from "./plan.ts";
 import { ownerToken, RUN_OWNER_VAR } from "./processes.ts";
 import { projectSettingsFile, userSettingsFile, type RunLayout } from "./run-layout.ts";
 
@@ -239,19 +239,12 @@ export function sdkQueryOptions(permissions: PermissionChoice, settings: Session
   return { ...mode, settingSources: settings.sources, ...(settings.flagFile === null ? {} : { settings: settings.flagFile }), debugFile };
 }
 
-// Files a scenario seeds before the first session (kit: `files`), by where they go: the working directory, the config
-// directory (CLAUDE_CONFIG_DIR: agents/, commands/, .claude.json, settings.json) and HOME. Paths are relative and stay
-// inside their folder. `.claude.json` and `settings.json` in the config directory are written by ccrepro too: a
-// fixture's JSON object is merged over ccrepro's, key by key at the top level, so the onboarding state and the
-// harness's own settings stay unless the fixture names them.
-export interface SeedFiles {
-  work?: Record<string, string>;
-  config?: Record<string, string>;
-  home?: Record<string, string>;
-}
+// `.claude.json` and `settings.json` in the config directory are written by ccrepro too: a fixture's JSON object is
+// merged over ccrepro's, key by key at the top level, so the onboarding state and the harness's own settings stay
+// unless the fixture names them (the kit checks each is a JSON object when the scenario loads).
+export const MERGED_CONFIG_FILES: ReadonlySet<string> = new Set([".claude.json", "settings.json"]);
 
-const MERGED_CONFIG_FILES = new Set([".claude.json", "settings.json"]);
-
+// Writes a scenario's files (kit: `files`) after seedConfig; paths stay inside their folder. Returns what it wrote.
 export function seedFiles(run: RunLayout, files: SeedFiles): string[] {
   const written: string[] = [];
   const roots = { work: run.work, config: run.config, home: run.home } as const;

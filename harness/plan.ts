@@ -160,6 +160,14 @@ export interface ScenarioDataFile {
 }
 
 // Everything the harness needs to record one run; a scenario builds it from its parameters.
+// Files a scenario seeds before the first session, by where they go, each `{ relative path: text }`: the working
+// directory, the config directory (CLAUDE_CONFIG_DIR: agents/, commands/, .claude.json, settings.json) and HOME.
+export interface SeedFiles {
+  work?: Record<string, string>;
+  config?: Record<string, string>;
+  home?: Record<string, string>;
+}
+
 export interface RunPlan {
   // The scenario's name and parameters, recorded in run.json as given.
   scenario: string;
@@ -172,7 +180,7 @@ export interface RunPlan {
   // Variables the scenario sets (a string) or unsets (null) in every session's environment, after ccrepro's own.
   env?: Record<string, string | null>;
   // Files seeded before the first session: into the working directory, the config directory and HOME.
-  files?: { work?: Record<string, string>; config?: Record<string, string>; home?: Record<string, string> };
+  files?: SeedFiles;
   // Upper bound for the whole run, as a safety net on top of every step's own timeout.
   timeoutMs: number;
   source?: ScenarioSource;

@@ -213,7 +213,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
         const seeded = seedFiles(layout, plan.files);
         progress(`seeded ${seeded.length} file(s): ${seeded.join(", ")}`);
       } catch (error) {
-        throw new StepFailure(`the scenario's files could not be seeded: ${(error as Error).message}`);
+        throw new StepFailure(`the scenario's files could not be seeded: ${(error as Error).message}; fix its \`files\` (relative paths, JSON objects for config's settings.json and .claude.json) and run again`);
       }
     }
     const ctx: RunContext = {

@@ -56,7 +56,7 @@ export function refuseLink(root: string, file: string): void {
     const stat = fs.lstatSync(at, { throwIfNoEntry: false });
     if (!stat) return;
     if (stat.isSymbolicLink()) {
-      throw new UserError(`${at} is a link (to ${fs.readlinkSync(at)}); ccrepro wrote it as a ${i === parts.length ? "file" : "folder"}, so ${root} was changed since the run and cannot be judged`, "BAD_RUN_DIR");
+      throw new UserError(`${at} is a link (to ${fs.readlinkSync(at)}); ccrepro wrote it as a ${i === parts.length ? "file" : "folder"}, so ${root} was changed since the run and cannot be judged: check the run as it was recorded (an unpacked \`ccrepro pack\`, or the original directory), or record it again`, "BAD_RUN_DIR");
     }
   }
 }

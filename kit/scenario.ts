@@ -5,16 +5,25 @@ import { z } from "zod";
 import { UserError } from "../core/errors.ts";
 import { checkResultSchema, findingSchema, judge, type CheckResult, type Reached, type Verdict } from "../core/verdict.ts";
 import type { CheckFinding } from "./findings.ts";
-import type { HookCapture, McpServerPlan, PermissionPlan, SettingSource, Step as RawStep } from "../harness/plan.ts";
+import type { HookCapture, McpServerPlan, PermissionPlan, SeedFiles, SettingSource, Step as RawStep } from "../harness/plan.ts";
 import type { Recordings } from "../harness/recordings.ts";
 import type { MockScriptInput } from "../mock-api/script.ts";
 import { API_FINDINGS, type ApiFindingId } from "../checker/api-conformance.ts";
 import { CAPABILITIES, type Need } from "../releases/needs.ts";
 import { hookCapture, type HooksDeclaration } from "./hooks.ts";
 import { deprecated } from "./deprecated.ts";
-import { ISOLATION_VARS } from "../harness/isolation.ts";
+import { ISOLATION_VARS, MERGED_CONFIG_FILES } from "../harness/isolation.ts";
 
 const ISOLATION_NAMES = new Set<string>(ISOLATION_VARS);
+
+const isJsonObject = (text: string): boolean => {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+};
 
 // Relative paths that stay inside their folder, each with its text.
 const seededFiles = z
@@ -99,7 +108,7 @@ export interface SessionEnvironment {
    *
    * @example files: { work: { "NOTES.md": "# notes" }, config: { "agents/reviewer.md": "---\nname: reviewer\n---\nReview." } }
    */
-  files?: { work?: Record<string, string>; config?: Record<string, string>; home?: Record<string, string> };
+  files?: SeedFiles;
 }
 
 /**
@@ -221,11 +230,14 @@ const definitionShape = z.object({
     .record(z.string(), z.string().nullable())
     .refine((env) => Object.keys(env).every((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)), { error: "each key must be a variable name: letters, digits and _, not starting with a digit" })
     .refine((env) => !Object.keys(env).some((name) => ISOLATION_NAMES.has(name.toUpperCase())), {
-      error: `may not set or unset what keeps a run isolated (${[...ISOLATION_VARS].join(", ")}); ccrepro sets those itself`,
+      error: `may not set or unset what keeps a run isolated (${[...ISOLATION_VARS].join(", ")}); ccrepro sets those itself: remove them from env`,
     })
     .optional(),
   files: z
     .strictObject({ work: seededFiles.optional(), config: seededFiles.optional(), home: seededFiles.optional() }, { error: () => "expected { work?, config?, home? }, each { relative path: text }" })
+    .refine((files) => Object.entries(files.config ?? {}).every(([name, text]) => !MERGED_CONFIG_FILES.has(name) || isJsonObject(text)), {
+      error: `config's ${[...MERGED_CONFIG_FILES].join(" and ")} are merged over ccrepro's own, so each must be a JSON object's text: write it as JSON.stringify({ … })`,
+    })
     .optional(),
   drivers: z.array(z.enum(DRIVERS)).min(1).optional(),
   known: z.array(knownShape).optional(),

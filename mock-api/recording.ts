@@ -57,7 +57,7 @@ export const recordingSchema = z.strictObject({
   format: z.literal(RECORDING_FORMAT),
   version: z.literal(RECORDING_VERSION),
   // An ISO 8601 date-time, as the recorder writes it: a recording is data from someone else (issue 41).
-  recordedAt: z.iso.datetime({ offset: true, error: "recordedAt must be an ISO 8601 date-time such as 2026-12-04T21:14:55.000Z, as ccrepro record writes it" }),
+  recordedAt: z.iso.datetime({ offset: true, error: "recordedAt must be an ISO 8601 date-time such as 2026-12-04T21:14:55.000Z, as ccrepro record writes it: fix the field, or record the session again" }),
   upstream: z.string(),
   // The command `ccrepro record` ran, null for `record --serve` and harness recordings.
   command: z.array(z.string()).nullable(),

@@ -58,26 +58,31 @@ function ccreproFolders(): string[] {
   return [...new Set(folders)];
 }
 
-let namespaceWorks: boolean | undefined;
+// Whether a wrapper command works on this machine, asked once per command line: `<words…> true` exits 0.
+const wrapperWorks = new Map<string, boolean>();
+function works(words: readonly string[]): boolean {
+  const key = words.join(" ");
+  let answer = wrapperWorks.get(key);
+  if (answer === undefined) {
+    answer = spawnSync(words[0]!, [...words.slice(1), "true"], { stdio: "ignore", timeout: 5_000 }).status === 0;
+    wrapperWorks.set(key, answer);
+  }
+  return answer;
+}
+
 // A network namespace of its own (`unshare -n`, or `-rn` for a user without root) leaves the child no interface but a
 // loopback with nothing on it; where neither works, the child patches node's socket modules instead.
 function unshareArgs(): string[] | null {
-  if (namespaceWorks === undefined) {
-    const args = process.getuid?.() === 0 ? ["-n"] : ["-rn"];
-    namespaceWorks = spawnSync("unshare", [...args, "true"], { stdio: "ignore", timeout: 5_000 }).status === 0;
-    if (namespaceWorks) unshareArgs.cached = args;
-  }
-  return namespaceWorks ? unshareArgs.cached : null;
+  const words = ["unshare", process.getuid?.() === 0 ? "-n" : "-rn"];
+  return works(words) ? words : null;
 }
-unshareArgs.cached = [] as string[];
 
-let parentDeathWorks: boolean | undefined;
 // `setpriv --pdeathsig KILL` (util-linux, beside unshare) makes the kernel SIGKILL the child when ccrepro dies, however
 // it dies: a check spinning in a loop never reaches its event loop, so no handler of its own could end it (issue 41).
 // Where setpriv is missing, the child ends itself when its IPC channel closes, which a spinning check never notices.
 function parentDeathArgs(): string[] {
-  parentDeathWorks ??= spawnSync("setpriv", ["--pdeathsig", "KILL", "true"], { stdio: "ignore", timeout: 5_000 }).status === 0;
-  return parentDeathWorks ? ["setpriv", "--pdeathsig", "KILL"] : [];
+  const words = ["setpriv", "--pdeathsig", "KILL"];
+  return works(words) ? words : [];
 }
 
 function timeoutOf(options: ConfinedCheckOptions): number {
@@ -88,7 +93,7 @@ function timeoutOf(options: ConfinedCheckOptions): number {
 // `file`: the scenario file to judge with; `shown`: the name errors blame (the run's copy or the user's file).
 export function confinedCheck(runDir: string, file: string, shown: string, options: ConfinedCheckOptions = {}): Promise<ConfinedCheck> {
   const timeoutMs = timeoutOf(options);
-  // What the permission model is given is what the output prints: each folder once, each one that exists.
+  // What the permission model is given is what the output prints, each folder once.
   const readable = [...new Set([path.resolve(runDir), path.dirname(path.resolve(file)), ...ccreproFolders()])];
   const namespace = options.trust ? null : unshareArgs();
   const confinement: Confinement = options.trust ? { kind: "trusted" } : { kind: "confined", readable, network: namespace ? "namespace" : "patched" };
@@ -98,7 +103,7 @@ export function confinedCheck(runDir: string, file: string, shown: string, optio
   const job: CheckJob = { runDir: path.resolve(runDir), file: path.resolve(file), shown, blockNetwork: !options.trust && !namespace };
   // fork() cannot wrap its command, so a wrapper (unshare, setpriv) is the execPath and node its first argument;
   // each wrapper execs the next in the same process, so the child is still ccrepro's own child.
-  const wrappers = [...(namespace ? ["unshare", ...namespace] : []), ...parentDeathArgs()];
+  const wrappers = [...(namespace ?? []), ...parentDeathArgs()];
   const [execPath, ...wrapperArgs] = wrappers.length > 0 ? [...wrappers, process.execPath] : [process.execPath];
   const child = fork(CHILD, [], { execPath, execArgv: [...wrapperArgs, ...permission], stdio: ["ignore", "ignore", "pipe", "ipc"], env: childEnv(), cwd: CCREPRO_ROOT });
   let stderr = "";
@@ -154,6 +159,10 @@ function fromChild(reply: CheckReply, runDir: string, shown: string, confinement
     return { audited: finishVerdict(runDir, readRunRecord(runLayout(runDir).runJson), result.data), name, confinement };
   } catch (error) {
     // The child read the same directory and judged it; failing to read it here again is the harness's failure.
-    return { audited: { result: harnessErrorResult(`the run directory could not be read again to finish the verdict: ${(error as Error).message}`), cache: null }, name, confinement };
+    return {
+      audited: { result: harnessErrorResult(`the run directory could not be read again to finish the verdict: ${(error as Error).message}; check that ${runDir} is whole (run.json, mock/) and run \`ccrepro check\` on it again`), cache: null },
+      name,
+      confinement,
+    };
   }
 }

@@ -1,5 +1,6 @@
 // Shared by end-to-end tests: run a registered scenario on a real release from npm, runs kept under test-output/.
 import path from "node:path";
+import { execa, type ResultPromise } from "execa";
 import { resolveClaude } from "../releases/resolve.ts";
 import { runAndCheck, type CheckedRun, type ScenarioRun } from "../pipeline/run-scenario.ts";
 import { findScenario } from "../scenarios/index.ts";
@@ -25,4 +26,11 @@ export const E2E_TIMEOUT_MS = 300_000;
 // The message a verdict assertion fails with: CI keeps no run directory, so what the checker saw goes into its output.
 export function verdictMessage(run: CheckedRun): string {
   return formatCheckResult(run.record.result, run.runDir);
+}
+
+const CLI = path.join(import.meta.dirname, "..", "bin", "ccrepro.mjs");
+
+// The built CLI as a user runs it (`node bin/ccrepro.mjs …`) in `cwd`, never rejecting: tests read its exit code.
+export function ccreproCli(args: readonly string[], cwd: string): ResultPromise<{ cwd: string; reject: false; timeout: number }> {
+  return execa(process.execPath, [CLI, ...args], { cwd, reject: false, timeout: E2E_TIMEOUT_MS });
 }

@@ -1,9 +1,12 @@
-// Test helpers for process handling, with fixture programs (never claude): a stand-in for a ccrepro mid-run
-// (test/fixtures/processes/fake-ccrepro.ts), and the confined check's child of a real ccrepro.
+// Test helpers for process handling: a stand-in for a ccrepro mid-run (test/fixtures/processes/fake-ccrepro.ts, never
+// claude), the confined check's child of a real ccrepro, and a real run's processes found by its marker.
 import fs from "node:fs";
 import path from "node:path";
 import { execa, type ResultPromise } from "execa";
+import { setTimeout as delay } from "node:timers/promises";
 import { statFields } from "../core/proc.ts";
+import { RUN_MARKER_VAR } from "../harness/isolation.ts";
+import { findMarkedProcesses } from "../harness/processes.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const FAKE = path.join(ROOT, "test", "fixtures", "processes", "fake-ccrepro.ts");
@@ -44,4 +47,29 @@ export function checkChildOf(ccreproPid: number): number | null {
 export function running(pid: number): boolean {
   const fields = statFields(pid);
   return fields !== null && fields[0] !== "Z";
+}
+
+// The id of the first run recorded under `runsDir`, once its run.json is there.
+export function runIdIn(runsDir: string): string | null {
+  const runJson = fs.existsSync(runsDir) ? fs.readdirSync(runsDir).map((d) => path.join(runsDir, d, "run.json")).find((f) => fs.existsSync(f)) : undefined;
+  return runJson ? (JSON.parse(fs.readFileSync(runJson, "utf8")) as { id: string }).id : null;
+}
+
+// Waits until the run recorded under `runsDir` has a process running `command` (its argv[0]; seen from the host,
+// which sees every namespace's processes), and returns the run's id: the event a test acts on, not a fixed sleep.
+export async function runningCommand(runsDir: string, command: string, withinMs = 120_000): Promise<string> {
+  const started = Date.now();
+  while (Date.now() - started < withinMs) {
+    const id = runIdIn(runsDir);
+    const up = id !== null && findMarkedProcesses(RUN_MARKER_VAR, id).some((pid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith(`${command}\0`);
+      } catch {
+        return false;
+      }
+    });
+    if (up) return id;
+    await delay(100);
+  }
+  throw new Error(`the run in ${runsDir} never ran ${command} within ${withinMs} ms`);
 }

@@ -6,11 +6,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import { E2E_TIMEOUT_MS } from "../e2e-run.ts";
+import { ccreproCli } from "../e2e-run.ts";
 
-const CLI = path.resolve(import.meta.dirname, "../../bin/ccrepro.mjs");
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-unjudged-"));
 afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
 
@@ -38,7 +36,7 @@ export default defineScenario({
 );
 
 const bisect = (...args: string[]) =>
-  execa(process.execPath, [CLI, "bisect", "./probe.ts", ...args, "--runs-dir", path.join(folder, "runs")], { cwd: folder, reject: false, timeout: E2E_TIMEOUT_MS });
+  ccreproCli(["bisect", "./probe.ts", ...args, "--runs-dir", path.join(folder, "runs")], folder);
 
 describe("bisect over unjudged releases, 2.1.329 → 2.1.332", { timeout: 600_000 }, () => {
   it("refuses an INCONCLUSIVE --old with its reason, on a finding and on the verdict", async () => {

@@ -119,13 +119,16 @@ describe("ccrepro import of a hostile recording", () => {
       variants.push(["the recording's file name", generate(clean(), { from: "word" }), generate(clean(), { from: hostile })]);
       variants.push(["the scenario's name", generate(clean(), { name: "word" }), generate(clean(), { name: hostile })]);
       for (const [where, plain, bad] of variants) expect(shape(bad), where).toBe(shape(plain));
-      // Loaded as `ccrepro run` loads it: nothing but the scenario's own statements runs.
-      const dir = fs.mkdtempSync(path.join(tmp, "load-"));
-      writeRecording(path.join(dir, "my-bug.recording.json"), clean(`PROMPT ${hostile}`));
-      fs.writeFileSync(path.join(dir, "my-bug.ts"), variants.at(-3)![2]);
-      const scenario = await loadScenario(path.join(dir, "my-bug.ts"));
-      expect(scenario.name).toBe("my-bug");
-      expect(fs.existsSync(PWNED)).toBe(false);
+      // Loaded as `ccrepro run` loads it: nothing but the scenario's own statements runs. The prompt lands in string
+      // literals, the recording's file name in the header comment (where the reported injection was).
+      for (const [where, , bad] of variants.filter(([where]) => where === "the prompt, in argv and body" || where === "the recording's file name")) {
+        const dir = fs.mkdtempSync(path.join(tmp, "load-"));
+        writeRecording(path.join(dir, "my-bug.recording.json"), clean(`PROMPT ${hostile}`));
+        fs.writeFileSync(path.join(dir, "my-bug.ts"), bad);
+        const scenario = await loadScenario(path.join(dir, "my-bug.ts"));
+        expect(scenario.name, where).toBe("my-bug");
+        expect(fs.existsSync(PWNED), where).toBe(false);
+      }
     });
   }
 

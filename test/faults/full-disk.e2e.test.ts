@@ -5,9 +5,8 @@ import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import { E2E_TIMEOUT_MS } from "../e2e-run.ts";
+import { ccreproCli, E2E_TIMEOUT_MS } from "../e2e-run.ts";
 import { UserError } from "../../core/errors.ts";
 import { VERDICT_EXIT } from "../../core/exit-codes.ts";
 import { RUN_MARKER_VAR } from "../../harness/isolation.ts";
@@ -74,9 +73,8 @@ describe.skipIf(!mounted)("a full disk", () => {
 // waited for its print step's limit (120 s) while claude retried the 500s.
 describe.skipIf(!smallMounted)("a disk that fills while the mock logs a request", () => {
   it("ends the run at once as that ERROR, with one line of output per fact and no stack", async () => {
-    const cli = path.resolve(import.meta.dirname, "../../bin/ccrepro.mjs");
     const started = Date.now();
-    const run = await execa(process.execPath, [cli, "run", "./full-disk.ts", "--claude", "2.1.332", "--runs-dir", path.join(smallDisk, "runs")], { cwd: folder, reject: false, timeout: E2E_TIMEOUT_MS });
+    const run = await ccreproCli(["run", "./full-disk.ts", "--claude", "2.1.332", "--runs-dir", path.join(smallDisk, "runs")], folder);
     expect(run.exitCode, run.stdout + run.stderr).toBe(3);
     expect(run.stdout).toMatch(/^ERROR: could not record the run: the disk is full \(ENOSPC\)/);
     expect(run.stderr).not.toMatch(/^\s+at /m);

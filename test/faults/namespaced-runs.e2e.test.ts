@@ -9,11 +9,10 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { setTimeout as delay } from "node:timers/promises";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import { E2E_TIMEOUT_MS } from "../e2e-run.ts";
-import { startFakeCcrepro } from "../fake-ccrepro.ts";
+import { ccreproCli, E2E_TIMEOUT_MS } from "../e2e-run.ts";
+import { runningCommand, startFakeCcrepro } from "../fake-ccrepro.ts";
 import { RUN_MARKER_VAR } from "../../harness/isolation.ts";
 import { findMarkedProcesses, reapRun } from "../../harness/processes.ts";
 import { readRunRecord } from "../../harness/run-record.ts";
@@ -50,35 +49,16 @@ fs.writeFileSync(path.join(folder, "namespaced-neighbour.ts"), SCENARIO);
 fs.writeFileSync(path.join(folder, "short-neighbour.ts"), SCENARIO.replace("command sleep 12", "command sleep 1").replace('"namespaced-neighbour"', '"short-neighbour"'));
 
 function startRun(runsDir: string, inNamespace: boolean, file = "./namespaced-neighbour.ts", before: string[] = []) {
-  const words = [CLI, ...before, "run", file, "--claude", "2.1.332", "--json", "--runs-dir", runsDir];
-  const [command, args] = inNamespace ? ["unshare", ["--pid", "--fork", "--mount-proc", "--kill-child", process.execPath, ...words]] : [process.execPath, words];
-  return execa(command, args, { cwd: folder, reject: false, timeout: E2E_TIMEOUT_MS });
+  const words = [...before, "run", file, "--claude", "2.1.332", "--json", "--runs-dir", runsDir];
+  if (!inNamespace) return ccreproCli(words, folder);
+  return execa("unshare", ["--pid", "--fork", "--mount-proc", "--kill-child", process.execPath, CLI, ...words], { cwd: folder, reject: false, timeout: E2E_TIMEOUT_MS });
 }
 
-function runIdIn(runsDir: string): string | null {
-  const runJson = fs.existsSync(runsDir) ? fs.readdirSync(runsDir).map((d) => path.join(runsDir, d, "run.json")).find((f) => fs.existsSync(f)) : undefined;
-  return runJson ? (JSON.parse(fs.readFileSync(runJson, "utf8")) as { id: string }).id : null;
-}
-
-// Waits until a run's foreground sleep is up (seen from the host, which sees every namespace's processes).
+// Waits until a run's foreground sleep is up, and keeps its id for the cleanup.
 async function sleeping(runsDir: string): Promise<string> {
-  const started = Date.now();
-  while (Date.now() - started < 120_000) {
-    const id = runIdIn(runsDir);
-    if (id) {
-      if (!runIds.includes(id)) runIds.push(id);
-      const sleeps = findMarkedProcesses(RUN_MARKER_VAR, id).filter((pid) => {
-        try {
-          return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith("sleep\0");
-        } catch {
-          return false;
-        }
-      });
-      if (sleeps.length > 0) return id;
-    }
-    await delay(200);
-  }
-  throw new Error(`the run in ${runsDir} never got to its sleep`);
+  const id = await runningCommand(runsDir, "sleep");
+  if (!runIds.includes(id)) runIds.push(id);
+  return id;
 }
 
 describe.skipIf(!canUnshare)("a run inside a pid namespace beside one outside it", { timeout: 240_000 }, () => {
@@ -88,7 +68,7 @@ describe.skipIf(!canUnshare)("a run inside a pid namespace beside one outside it
     const inside = startRun(insideRuns, true);
     const insideId = await sleeping(insideRuns);
 
-    const dryRun = await execa(process.execPath, [CLI, "doctor", "--dry-run", "--json"], { reject: false, timeout: 30_000 });
+    const dryRun = await ccreproCli(["doctor", "--dry-run", "--json"], folder);
     const seen = JSON.parse(dryRun.stdout) as { wouldReap: { runId: string }[]; leftAlone: { runId: string; why: string }[] };
     expect(seen.wouldReap.map((r) => r.runId)).not.toContain(insideId);
     expect(seen.leftAlone.find((r) => r.runId === insideId)?.why).toMatch(/another pid namespace/);

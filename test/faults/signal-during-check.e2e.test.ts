@@ -5,12 +5,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import { E2E_TIMEOUT_MS } from "../e2e-run.ts";
-import { checkChildOf, running } from "../fake-ccrepro.ts";
+import { ccreproCli } from "../e2e-run.ts";
+import { checkChildOf, running, runningCommand } from "../fake-ccrepro.ts";
 
-const CLI = path.resolve(import.meta.dirname, "../../bin/ccrepro.mjs");
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-signal-check-"));
 afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
 
@@ -54,16 +52,9 @@ export default defineScenario({
 describe("SIGTERM to ccrepro during a -p turn", { timeout: 180_000 }, () => {
   it("ends the run within seconds as ERROR, not at the print step's limit", async () => {
     const runsDir = path.join(folder, "print-runs");
-    const run = execa(process.execPath, [CLI, "run", "./long-print.ts", "--claude", "2.1.332", "--json", "--runs-dir", runsDir], { cwd: folder, reject: false, timeout: E2E_TIMEOUT_MS });
-    const started = Date.now();
-    // The tool call is up once the mock has answered the first request with it: the log holds one request.
-    const logged = () => {
-      const dirs = fs.existsSync(runsDir) ? fs.readdirSync(runsDir) : [];
-      const index = dirs.map((d) => path.join(runsDir, d, "mock", "index.jsonl")).find((f) => fs.existsSync(f));
-      return index ? fs.readFileSync(index, "utf8").includes('"kind":"request"') : false;
-    };
-    while (!logged() && Date.now() - started < 120_000) await new Promise((resolve) => setTimeout(resolve, 200));
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const run = ccreproCli(["run", "./long-print.ts", "--claude", "2.1.332", "--json", "--runs-dir", runsDir], folder);
+    // The turn is mid tool call once its `sleep 60` runs.
+    await runningCommand(runsDir, "sleep");
     const sent = Date.now();
     process.kill(run.pid!, "SIGTERM");
     const done = await run;
@@ -75,7 +66,7 @@ describe("SIGTERM to ccrepro during a -p turn", { timeout: 180_000 }, () => {
 
 describe("SIGTERM to ccrepro while run judges a file scenario", { timeout: 180_000 }, () => {
   it("ends the run within a second as ERROR, and the check's process with it", async () => {
-    const run = execa(process.execPath, [CLI, "run", "./spinning-check.ts", "--claude", "2.1.332", "--json", "--runs-dir", path.join(folder, "runs")], { cwd: folder, reject: false, timeout: E2E_TIMEOUT_MS });
+    const run = ccreproCli(["run", "./spinning-check.ts", "--claude", "2.1.332", "--json", "--runs-dir", path.join(folder, "runs")], folder);
     let child: number | null = null;
     const started = Date.now();
     while (child === null && Date.now() - started < 120_000) {
@@ -83,6 +74,8 @@ describe("SIGTERM to ccrepro while run judges a file scenario", { timeout: 180_0
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(child, "the check never started").not.toBeNull();
+    // No event says the check reached its loop (confined, it can write nothing); the promise holds wherever the child
+    // is, and a second of loading makes the spinning case the one tested.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const sent = Date.now();
     process.kill(run.pid!, "SIGTERM");

@@ -5,12 +5,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import { E2E_TIMEOUT_MS } from "../e2e-run.ts";
+import { ccreproCli } from "../e2e-run.ts";
 import { readRunRecord } from "../../harness/run-record.ts";
 
-const CLI = path.resolve(import.meta.dirname, "../../bin/ccrepro.mjs");
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-timed-out-wait-"));
 afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
 
@@ -34,7 +32,7 @@ fs.writeFileSync(path.join(folder, "wait-may-time-out.ts"), scenario("wait-may-t
 
 async function run(file: string) {
   const runsDir = path.join(folder, `runs-${path.basename(file, ".ts")}`);
-  const done = await execa(process.execPath, [CLI, "run", file, "--claude", "2.1.332", "--runs-dir", runsDir], { cwd: folder, reject: false, timeout: E2E_TIMEOUT_MS });
+  const done = await ccreproCli(["run", file, "--claude", "2.1.332", "--runs-dir", runsDir], folder);
   const dir = path.join(runsDir, fs.readdirSync(runsDir)[0]!);
   return { done, dir, record: readRunRecord(path.join(dir, "run.json")) };
 }
@@ -47,7 +45,7 @@ describe("a wait that times out, on 2.1.332", { timeout: 180_000 }, () => {
     expect(done.stderr).toMatch(/step 3 timed out .*: the run is INCONCLUSIVE unless the check finds the bug/);
     expect(record.stepsSkipped).toEqual(["answered", "stop s1"]);
     expect(record.result?.verdict).toBe("INCONCLUSIVE");
-    const issue = await execa(process.execPath, [CLI, "report", dir, "--format", "issue"], { cwd: folder, reject: false });
+    const issue = await ccreproCli(["report", dir, "--format", "issue"], folder);
     expect(issue.stdout).toContain("**Steps that did not finish**");
     expect(issue.stdout).toContain("- step 3 (a 99th request) timed out: not reached within 4000 ms");
     expect(issue.stdout).toContain("- never ran: answered, stop s1");

@@ -6,11 +6,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import { E2E_TIMEOUT_MS } from "../e2e-run.ts";
+import { ccreproCli } from "../e2e-run.ts";
 
-const CLI = path.resolve(import.meta.dirname, "../../bin/ccrepro.mjs");
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-scenario-env-"));
 afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
 
@@ -67,7 +65,7 @@ export default defineScenario({
 describe("a scenario's files on both release eras", { timeout: 240_000 }, () => {
   for (const version of ["2.1.112", "2.1.332"]) {
     it(`${version}: in the working directory, the config directory (settings merged) and HOME before the first session`, async () => {
-      const done = await execa(process.execPath, [CLI, "run", "./files-probe.ts", "--claude", version, "--runs-dir", path.join(folder, `files-${version}`)], { cwd: folder, reject: false, timeout: E2E_TIMEOUT_MS });
+      const done = await ccreproCli(["run", "./files-probe.ts", "--claude", version, "--runs-dir", path.join(folder, `files-${version}`)], folder);
       expect(done.exitCode, done.stdout + done.stderr).toBe(0);
       expect(done.stdout).toContain("notes-7Q settings=yes home-7Q");
       expect(done.stderr).toContain("seeded 3 file(s): work/NOTES.md, config/settings.json, home/.probe");
@@ -78,7 +76,7 @@ describe("a scenario's files on both release eras", { timeout: 240_000 }, () => 
 describe("a scenario's env on both release eras", { timeout: 240_000 }, () => {
   for (const version of ["2.1.112", "2.1.332"]) {
     it(`${version}: set and unset as declared, in the tools' environment`, async () => {
-      const done = await execa(process.execPath, [CLI, "run", "./env-probe.ts", "--claude", version, "--runs-dir", path.join(folder, `runs-${version}`)], { cwd: folder, reject: false, timeout: E2E_TIMEOUT_MS });
+      const done = await ccreproCli(["run", "./env-probe.ts", "--claude", version, "--runs-dir", path.join(folder, `runs-${version}`)], folder);
       expect(done.exitCode, done.stdout + done.stderr).toBe(0);
       expect(done.stdout).toMatch(/^GREEN/);
       expect(done.stdout).toContain("probe=on telemetry=unset");

@@ -35,5 +35,7 @@ describe("a scenario's env", () => {
     expect(() => defineScenario({ ...base, files: { work: { "../x": "n" } } })).toThrow(/each path must be relative, inside its folder/);
     expect(() => defineScenario({ ...base, files: { work: { "/etc/x": "n" } } })).toThrow(/each path must be relative/);
     expect(() => defineScenario({ ...base, files: { tmp: { x: "n" } } as never })).toThrow(/expected \{ work\?, config\?, home\? \}/);
+    expect(() => defineScenario({ ...base, files: { config: { "settings.json": "not json" } } })).toThrow(/must be a JSON object's text: write it as JSON\.stringify/);
+    expect(() => defineScenario({ ...base, files: { config: { "agents/a.md": "not json is fine here" } } })).not.toThrow();
   });
 });
