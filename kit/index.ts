@@ -11,7 +11,7 @@
 export { z } from "zod";
 
 // Defining a scenario.
-export { defineScenario, ScenarioDefinitionError, type CheckOutput, type Driver, type KnownState, type ScenarioDefinition, type StepContext } from "./scenario.ts";
+export { defineScenario, ScenarioDefinitionError, type CheckOutput, type Driver, type KnownState, type PublicRecord, type PublicRecordRelease, type ScenarioDefinition, type StepContext } from "./scenario.ts";
 export { session, type Session } from "./session.ts";
 export { choice, count, flag, milliseconds } from "./params.ts";
 import type * as plan from "../harness/plan.ts";

@@ -112,6 +112,42 @@ export interface SessionEnvironment {
 }
 
 /**
+ * What the public record (the cited report, its comments, the changelog) says of one release.
+ *
+ * @example { version: "2.1.72", says: "reported", source: "#32956" }
+ */
+export interface PublicRecordRelease {
+  /** One release, e.g. "2.1.72". */
+  version: string;
+  /** "reported": a reporter saw the bug there; "works": a reporter saw it work there; "fixed": the changelog names the fix there. */
+  says: "reported" | "works" | "fixed";
+  /** Where the record says so, short: "#32956", "#32956 (a comment)", "CHANGELOG 2.1.90". */
+  source: string;
+  /** The parameters ccrepro measured this release with, where they are not the defaults. */
+  params?: Record<string, unknown>;
+  /** The driver ccrepro measured this release with, where it is not the default. */
+  driver?: Driver;
+}
+
+/**
+ * How a scenario stands to the report it cites: whether its check tests the trigger the report describes, and what
+ * the record says release by release. A scenario's page sets each release beside what ccrepro measures there.
+ *
+ * @example { role: "reproduction", releases: [{ version: "2.1.72", says: "reported", source: "#32956" }] }
+ */
+export interface PublicRecord {
+  /**
+   * "reproduction": the check tests what the report describes, with its trigger; "guard": it guards the bug's class
+   * with another trigger, and the report's own is not reproduced here (`guard` says which and why).
+   */
+  role: "reproduction" | "guard";
+  /** For a guard: the report's trigger, the one exercised instead, and why, in a sentence or two. */
+  guard?: string;
+  /** The releases the record names, oldest first. */
+  releases: readonly PublicRecordRelease[];
+}
+
+/**
  * A scenario as its file writes it. `S` is the union of its sessions' names, so steps name only declared sessions.
  *
  * @example export default defineScenario({ name: "my-bug", summary: "…", source: "…", findings: ["lost"], sessions: [s1], mockScript, steps, check });
@@ -145,6 +181,8 @@ export interface ScenarioDefinition<P extends ParamsSchema, F extends string, S 
   check(rec: Recordings, params: z.output<P>): CheckOutput;
   /** What is known per release; a nightly's ledger starts from it. Default: nothing. */
   known?: KnownState<NoInfer<F> | ApiFindingId>[];
+  /** How the scenario stands to its cited report (a reproduction or a guard) and what the record says per release. Default: nothing said. */
+  publicRecord?: PublicRecord;
   /** Upper bound for the whole run in ms, on top of every step's own timeout. Default 180 s. */
   timeoutMs?: number;
   /** What the scenario needs from a release; a release that lacks one gets UNSUPPORTED without a run. */
@@ -176,6 +214,7 @@ export interface Scenario<P extends ParamsSchema = ParamsSchema, F extends strin
   /** The verdict: the check's output judged by the verdict rules. */
   check(rec: Recordings, params: z.output<P>): CheckResult;
   known: KnownState<F | ApiFindingId>[];
+  publicRecord?: PublicRecord;
   timeoutMs: number;
   needs?: readonly Need[] | ((params: z.output<P>) => readonly Need[]);
   /** Runs with no other run beside it (its outcome depends on the machine's load). */
@@ -241,6 +280,14 @@ const definitionShape = z.object({
     .optional(),
   drivers: z.array(z.enum(DRIVERS)).min(1).optional(),
   known: z.array(knownShape).optional(),
+  publicRecord: z
+    .strictObject({
+      role: z.enum(["reproduction", "guard"]),
+      guard: z.string().min(1).optional(),
+      releases: z.array(z.strictObject({ version: z.string().regex(/^\d+\.\d+\.\d+$/, "one release, e.g. 2.1.72"), says: z.enum(["reported", "works", "fixed"]), source: z.string().min(1), params: z.record(z.string(), z.unknown()).optional(), driver: z.enum(DRIVERS).optional() })),
+    })
+    .refine((record) => (record.role === "guard") === (record.guard !== undefined), { error: 'a guard says in `guard` which trigger the report names and why another is exercised; a reproduction has no `guard`' })
+    .optional(),
   timeoutMs: z.number().int().positive().optional(),
   needs: z.union([z.array(z.enum(CAPABILITIES).or(z.string().regex(/^hook:[A-Za-z]+$/, "a capability or hook:EventName"))), z.function()]).optional(),
   runsAlone: z.boolean().optional(),
@@ -355,6 +402,7 @@ export function defineScenario<P extends ParamsSchema = z.ZodObject<{}, z.core.$
     ...(definition.drivers ? { drivers: definition.drivers } : {}),
     check: (rec, p) => verdictOf(definition.check(rec, p), definition.findings),
     known: (definition.known ?? []) as KnownState<F | ApiFindingId>[],
+    ...(definition.publicRecord ? { publicRecord: definition.publicRecord } : {}),
     timeoutMs: definition.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     ...(definition.needs ? { needs: definition.needs } : {}),
     runsAlone: definition.runsAlone ?? false,

@@ -14,9 +14,10 @@ export function registerScenariosCommand(program: Command, ctx: CliContext): voi
     .option("--json", "print the result as JSON")
     .action(async (options: { claude?: string; json?: boolean }) => {
       if (!options.claude) {
-        // The drivers each runs with, its default first: `--driver` takes the others.
-        if (options.json) ctx.print(JSON.stringify(SCENARIOS.map((s) => ({ name: s.name, drivers: scenarioDrivers(s), summary: s.summary }))));
-        else for (const s of SCENARIOS) ctx.print(`${s.name.padEnd(40)} ${scenarioDrivers(s).join(",").padEnd(13)} ${s.summary}`);
+        // The drivers each runs with, its default first: `--driver` takes the others. A guard says so before its
+        // summary, so nobody reads it as a reproduction of the report it cites.
+        if (options.json) ctx.print(JSON.stringify(SCENARIOS.map((s) => ({ name: s.name, drivers: scenarioDrivers(s), role: s.publicRecord?.role ?? null, summary: s.summary, ...(s.publicRecord?.guard ? { guard: s.publicRecord.guard } : {}) }))));
+        else for (const s of SCENARIOS) ctx.print(`${s.name.padEnd(40)} ${scenarioDrivers(s).join(",").padEnd(13)} ${(s.publicRecord?.role ?? "").padEnd(12)} ${s.summary}`);
         return;
       }
       const claude = await resolveClaude(options.claude);
