@@ -30,6 +30,13 @@ describe("ccrepro's user errors", { timeout: 60_000 }, () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it("refuses a built-in's name for ccrepro new before it writes anything", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-new-name-"));
+    expectUserError(await ccrepro("new", "compact-twice", "--dir", dir), /"compact-twice" is a built-in scenario's name; pick a name of your own/);
+    expect(fs.readdirSync(dir)).toEqual([]);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it("lists the allowed values of a bad parameter", async () => {
     expectUserError(
       await ccrepro("run", "resume-orphaned-background-task", "--claude", "latest", "--param", "stop=bogus"),
