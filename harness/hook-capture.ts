@@ -6,6 +6,10 @@ import { hookAnswerLayout, type RunLayout } from "./run-layout.ts";
 
 const RECORDER = fileURLToPath(new URL("./hook-recorder.sh", import.meta.url));
 
+// A hook entry's `timeout` (seconds) unless its rule gives one, or its rule runs the author's own command (which
+// keeps claude's default, as the author's settings would): long enough for the recorder on a loaded machine.
+const DEFAULT_TIMEOUT_SECONDS = 10;
+
 // Events whose entries take a tool-name matcher; the others ignore it.
 export const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest"]);
 
@@ -16,7 +20,7 @@ const NAME_LIST = /^[A-Za-z0-9_]+(\|[A-Za-z0-9_]+)*$/;
 
 export interface HookEntry {
   matcher?: string;
-  hooks: Array<{ type: "command"; command: string; timeout: number }>;
+  hooks: Array<{ type: "command"; command: string; timeout?: number }>;
 }
 
 const quote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
@@ -33,8 +37,12 @@ export function answerRulesProblem(answers: HookAnswerRule[]): string | null {
   for (const [i, rule] of answers.entries()) {
     const name = `hook answer rule ${i} (${rule.event}${rule.matcher === undefined ? "" : ` ${rule.matcher}`})`;
     if (rule.replies.length === 0) return `${name} has no replies`;
-    const bad = rule.replies.find((r) => !Number.isInteger(r.exitCode) || r.exitCode < 0 || r.exitCode > 255);
-    if (bad) return `${name}: exit code ${bad.exitCode} is not 0..255`;
+    const bad = rule.replies.find((r) => "exitCode" in r && (!Number.isInteger(r.exitCode) || r.exitCode < 0 || r.exitCode > 255));
+    if (bad && "exitCode" in bad) return `${name}: exit code ${bad.exitCode} is not 0..255`;
+    if (rule.replies.some((r) => "shell" in r && r.shell.trim() === "")) return `${name}: a shell reply needs a command`;
+    if (rule.timeoutSeconds !== undefined && !(Number.isInteger(rule.timeoutSeconds) && rule.timeoutSeconds >= 1 && rule.timeoutSeconds <= 3600)) {
+      return `${name}: timeout ${rule.timeoutSeconds} is not a whole number of seconds in 1..3600`;
+    }
     if (rule.matcher !== undefined && !TOOL_EVENTS.has(rule.event)) return `${name}: only tool events (${[...TOOL_EVENTS].join(", ")}) take a matcher here`;
     if (rule.matcher !== undefined && rule.matcher !== "*" && rule.matcher !== "" && !NAME_LIST.test(rule.matcher)) {
       return `${name}: the matcher must be "*" or tool names as A|B (a regex matcher is not supported)`;
@@ -60,9 +68,10 @@ export function hookSettings(run: RunLayout, events: string[], answers: HookAnsw
   fs.copyFileSync(RECORDER, run.hookRecorder);
   fs.chmodSync(run.hookRecorder, 0o755);
   const settings: Record<string, HookEntry[]> = {};
-  const entry = (event: string, args: string[], matcher: string | undefined): HookEntry => ({
+  // timeout null: the entry has none, and claude's own default for the event applies.
+  const entry = (event: string, args: string[], matcher: string | undefined, timeout: number | null = DEFAULT_TIMEOUT_SECONDS): HookEntry => ({
     ...(matcher === undefined ? {} : { matcher }),
-    hooks: [{ type: "command", command: [run.hookRecorder, event, run.hooksDir, run.hooksLog, ...args].map(quote).join(" "), timeout: 10 }],
+    hooks: [{ type: "command", command: [run.hookRecorder, event, run.hooksDir, run.hooksLog, ...args].map(quote).join(" "), ...(timeout === null ? {} : { timeout }) }],
   });
   const eventsInOrder = [...new Set([...events, ...answers.map((a) => a.event)])];
   for (const event of eventsInOrder) {
@@ -70,7 +79,9 @@ export function hookSettings(run: RunLayout, events: string[], answers: HookAnsw
     const isTool = TOOL_EVENTS.has(event);
     const entries: HookEntry[] = rules.map(([i, rule]) => {
       const files = hookAnswerLayout(run, i);
-      return entry(event, ["--answer", String(i), files.dir, files.rel], isTool ? (rule.matcher ?? "*") : undefined);
+      // The author's own command keeps the timeout its settings would have: none unless the rule gives one.
+      const timeout = rule.timeoutSeconds ?? (rule.replies.some((reply) => "shell" in reply) ? null : DEFAULT_TIMEOUT_SECONDS);
+      return entry(event, ["--answer", String(i), files.dir, files.rel], isTool ? (rule.matcher ?? "*") : undefined, timeout);
     });
     const fullyCovered = rules.some(([, rule]) => !isTool || covered(rule) === "all");
     if (events.includes(event) && !fullyCovered) {
@@ -83,14 +94,20 @@ export function hookSettings(run: RunLayout, events: string[], answers: HookAnsw
 }
 
 // Writes each answering rule's replies where its recorder reads them: count, and per reply exit/stdout/stderr files
-// (byte-exact, so the recorder prints them with `cat` and the index line can name them).
+// (byte-exact, so the recorder prints them with `cat` and the index line can name them), or the author's shell
+// command, whose output the recorder keeps per call in `out/`.
 export function writeHookAnswers(run: RunLayout, answers: HookAnswerRule[]): void {
   for (const [i, rule] of answers.entries()) {
     const files = hookAnswerLayout(run, i);
     fs.mkdirSync(files.calls, { recursive: true });
+    fs.mkdirSync(files.output, { recursive: true });
     fs.writeFileSync(files.count, `${rule.replies.length}\n`);
     for (const [k, reply] of rule.replies.entries()) {
       const out = files.reply(k);
+      if ("shell" in reply) {
+        fs.writeFileSync(out.shell, reply.shell);
+        continue;
+      }
       fs.writeFileSync(out.exit, `${reply.exitCode}\n`);
       fs.writeFileSync(out.stdout, reply.stdout ?? "");
       fs.writeFileSync(out.stderr, reply.stderr ?? "");

@@ -5,7 +5,8 @@
 #                                                                          NAMES (A|B): an answering rule records those
 #        hook-recorder.sh EVENT HOOKS_DIR INDEX_FILE --answer RULE DIR REL record, then answer as rule RULE, whose
 #                                                                          files are in DIR (REL: DIR from the run dir)
-# Bash builtins only besides `cat` (and `rm` for a skipped call), so it adds no visible delay.
+# Bash builtins only besides `cat` (and `rm` for a skipped call), so it adds no visible delay; a shell reply runs the
+# author's command through `setsid bash`.
 started_us=${EPOCHREALTIME/./}
 event=$1 dir=$2 index=$3 mode=$4
 name="$started_us-$$-$event.json"
@@ -49,12 +50,31 @@ if [[ $mode == --answer ]]; then
   else
     # Calls past the list get the last reply.
     reply=$(( call < count ? call : count - 1 ))
-    read -r code 2>/dev/null < "$adir/$reply.exit"
-    [[ $code =~ ^[0-9]+$ ]] || code=1
-    cat "$adir/$reply.stdout"
-    cat "$adir/$reply.stderr" >&2
-    printf -v answer ',"answer":{"rule":%d,"call":%d,"reply":%d,"exitCode":%d,"stdoutFile":"%s/%d.stdout","stderrFile":"%s/%d.stderr"}' \
-      "$rule" "$call" "$reply" "$code" "$arel" "$reply" "$arel" "$reply"
+    if [[ -f "$adir/$reply.shell" ]]; then
+      # The author's own command, with the payload on stdin, in a process group of its own (setsid) so that when claude
+      # ends this hook at its timeout the whole command goes too. Its output is kept per call, then printed for claude.
+      # `wait` returns when a trapped signal arrives, so the line below records the signal instead of being lost.
+      signal=""
+      setsid bash "$adir/$reply.shell" < "$dir/$name" > "$adir/out/$call.stdout" 2> "$adir/out/$call.stderr" &
+      child=$!
+      for sig in TERM INT HUP QUIT PIPE; do trap "signal=$sig; kill -TERM -- -$child 2>/dev/null" "$sig"; done
+      wait "$child"
+      code=$?
+      trap - TERM INT HUP QUIT PIPE
+      cat "$adir/out/$call.stdout"
+      cat "$adir/out/$call.stderr" >&2
+      ended=""
+      [[ -n $signal ]] && ended=',"signal":"'$signal'"'
+      printf -v answer ',"answer":{"rule":%d,"call":%d,"reply":%d,"exitCode":%d,"shell":true%s,"stdoutFile":"%s/out/%d.stdout","stderrFile":"%s/out/%d.stderr"}' \
+        "$rule" "$call" "$reply" "$code" "$ended" "$arel" "$call" "$arel" "$call"
+    else
+      read -r code 2>/dev/null < "$adir/$reply.exit"
+      [[ $code =~ ^[0-9]+$ ]] || code=1
+      cat "$adir/$reply.stdout"
+      cat "$adir/$reply.stderr" >&2
+      printf -v answer ',"answer":{"rule":%d,"call":%d,"reply":%d,"exitCode":%d,"stdoutFile":"%s/%d.stdout","stderrFile":"%s/%d.stderr"}' \
+        "$rule" "$call" "$reply" "$code" "$arel" "$reply" "$arel" "$reply"
+    fi
   fi
 fi
 

@@ -34,6 +34,9 @@ export type Step =
       fork?: boolean;
       extraArgs?: string[];
       timeoutMs: number;
+      // A turn that would never end by itself: claude is ended (SIGTERM, then SIGKILL) once the step has seen this
+      // many API requests or run this long, and the run is judged as it stands (the step's outcome is "ended").
+      endAfter?: { requests?: number; ms?: number };
     }
   // Wait until the predicate holds on what the run recorded so far; fails the run (ERROR) when timeoutMs passes,
   // unless `onTimeout: "inconclusive"`, which ends the run short of its point (the verdict cannot be GREEN), or
@@ -119,13 +122,22 @@ export interface HookAnswerRule {
   event: string;
   matcher?: string;
   replies: HookReply[];
+  // The hook entry's `timeout` in seconds, after which claude ends the hook (default 10).
+  timeoutSeconds?: number;
 }
 
-// What a hook command does when called: print `stdout` (a JSON decision, or context), `stderr`, and exit.
-export interface HookReply {
+// What a hook command does when called: print `stdout` (a JSON decision, or context), `stderr`, and exit; or run the
+// scenario author's own shell command with the payload on its stdin, as the reporter's settings.json would.
+export type HookReply = FixedHookReply | ShellHookReply;
+
+export interface FixedHookReply {
   exitCode: number;
   stdout?: string;
   stderr?: string;
+}
+
+export interface ShellHookReply {
+  shell: string;
 }
 
 // One stdio MCP server every session of a run is given (`--mcp-config`): ccrepro's fixture server

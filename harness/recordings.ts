@@ -5,7 +5,7 @@ import path from "node:path";
 import { z } from "zod";
 import { logLineSchema, REQUEST_INDEX_FILE, type RequestEntry, type ResponseEndEntry } from "../mock-api/log-entry.ts";
 import { readRunRecord } from "./run-record.ts";
-import { runLayout, sessionLayout } from "./run-layout.ts";
+import { hookAnswerLayout, runLayout, sessionLayout } from "./run-layout.ts";
 import { parseStreamLine, type StreamEvent } from "./stream-events.ts";
 import { copiedTranscripts, type TranscriptFile } from "./transcripts.ts";
 import { clockNow } from "../core/time.ts";
@@ -68,6 +68,9 @@ export const hookIndexSchema = z.object({
       call: z.number().int().min(0),
       reply: z.number().int().min(0),
       exitCode: z.number().int(),
+      // A shell reply: the author's command ran, and its output files are per call; `signal` when claude ended it.
+      shell: z.boolean().optional(),
+      signal: z.string().optional(),
       stdoutFile: z.string(),
       stderrFile: z.string(),
     })
@@ -93,9 +96,15 @@ export interface HookRecord {
 export interface HookAnswerRecord {
   rule: number;
   call: number;
-  exitCode: number;
+  // Null when the hook was ended before it could record its exit: claude killed the author's command and its recorder
+  // at once (the call is known from the index it claimed and its payload; see loadHooks).
+  exitCode: number | null;
   stdout: string;
   stderr: string;
+  // The author's own command answered (a shell reply), not a fixed reply.
+  shell: boolean;
+  // The signal that ended the hook before its command exited (claude's timeout), or null.
+  signal: string | null;
 }
 
 // One file of the working directory: its path relative to it (with "/"), size, sha256, and its text when it is a
@@ -224,17 +233,13 @@ export function loadRequestLog(logDir: string, root = logDir, bodies = new Map<s
 
 export function loadHooks(runDir: string): HookRecord[] {
   const readIfThere = (file: string): string => (existsInside(runDir, file) ? readInside(runDir, file, "utf8") : "");
-  return readJsonLines(runLayout(runDir).hooksLog, runDir)
-    .map((value) => {
+  const recorded = readJsonLines(runLayout(runDir).hooksLog, runDir)
+    .map((value): HookRecord => {
       const entry = hookIndexSchema.parse(value);
       const file = path.join(runDir, entry.payloadFile);
       const raw = readIfThere(file);
-      let payload: unknown = null;
-      try {
-        payload = JSON.parse(raw);
-      } catch {
-        // An unparseable payload is kept as raw text; the checker reports what it needs.
-      }
+      // An unparseable payload is kept as raw text (payload null); the checker reports what it needs.
+      const payload = parseOrNull(raw);
       const answer: HookAnswerRecord | null = entry.answer
         ? {
             rule: entry.answer.rule,
@@ -242,11 +247,46 @@ export function loadHooks(runDir: string): HookRecord[] {
             exitCode: entry.answer.exitCode,
             stdout: readIfThere(path.join(runDir, entry.answer.stdoutFile)),
             stderr: readIfThere(path.join(runDir, entry.answer.stderrFile)),
+            shell: entry.answer.shell ?? false,
+            signal: entry.answer.signal ?? null,
           }
         : null;
       return { t: entry.t, event: entry.event, durationMs: entry.durationMs, raw, payload, answer };
-    })
-    .sort((a, b) => a.t - b.t);
+    });
+  return [...recorded, ...unfinishedShellCalls(runDir, recorded)].sort((a, b) => a.t - b.t);
+}
+
+// A shell reply's call whose recorder was killed before it wrote its index line (claude ended the hook with a signal
+// bash cannot trap): its claimed index names the payload, which says when and with what it was called. Fixed replies
+// never wait, so only shell replies (a rule directory with out/) are looked at.
+function unfinishedShellCalls(runDir: string, recorded: readonly HookRecord[]): HookRecord[] {
+  const answersDir = runLayout(runDir).hookAnswersDir;
+  if (!fs.existsSync(answersDir)) return [];
+  const done = new Set(recorded.map((hook) => `${hook.answer?.rule}:${hook.answer?.call}`));
+  return fs.readdirSync(answersDir).flatMap((ruleName) => {
+    const rule = Number(ruleName);
+    const files = hookAnswerLayout(runLayout(runDir), rule);
+    if (!Number.isInteger(rule) || !fs.existsSync(files.output) || !fs.existsSync(files.calls)) return [];
+    return fs.readdirSync(files.calls).flatMap((callName): HookRecord[] => {
+      const call = Number(callName);
+      if (!Number.isInteger(call) || done.has(`${rule}:${call}`)) return [];
+      const payloadName = readInside(runDir, path.join(files.calls, callName), "utf8").trim();
+      const started = /^(\d+)-\d+-([A-Za-z]+)\.json$/.exec(payloadName);
+      if (!started) return [];
+      const payloadFile = path.join(runLayout(runDir).hooksDir, payloadName);
+      const raw = existsInside(runDir, payloadFile) ? readInside(runDir, payloadFile, "utf8") : "";
+      const output = (name: string) => (existsInside(runDir, path.join(files.output, name)) ? readInside(runDir, path.join(files.output, name), "utf8") : "");
+      return [{ t: Number(started[1]) / 1000, event: started[2]!, durationMs: null, raw, payload: parseOrNull(raw), answer: { rule, call, exitCode: null, stdout: output(`${call}.stdout`), stderr: output(`${call}.stderr`), shell: true, signal: null } }];
+    });
+  });
+}
+
+function parseOrNull(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return null;
+  }
 }
 
 export const workdirSnapshotSchema = z.object({

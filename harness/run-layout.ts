@@ -86,7 +86,10 @@ export interface HookAnswerLayout {
   count: string;
   // calls/<n>: created exclusively by the call that got index n; holds that call's payload file name.
   calls: string;
-  reply(index: number): { exit: string; stdout: string; stderr: string };
+  // out/<n>.stdout and out/<n>.stderr: what the author's shell command printed on call n, byte-exact.
+  output: string;
+  // A reply's files: a fixed reply's exit code and output, or a shell reply's command.
+  reply(index: number): { exit: string; stdout: string; stderr: string; shell: string };
 }
 
 export function hookAnswerLayout(run: RunLayout, rule: number): HookAnswerLayout {
@@ -96,10 +99,12 @@ export function hookAnswerLayout(run: RunLayout, rule: number): HookAnswerLayout
     rel: path.relative(run.root, dir),
     count: path.join(dir, "count"),
     calls: path.join(dir, "calls"),
+    output: path.join(dir, "out"),
     reply: (index) => ({
       exit: path.join(dir, `${index}.exit`),
       stdout: path.join(dir, `${index}.stdout`),
       stderr: path.join(dir, `${index}.stderr`),
+      shell: path.join(dir, `${index}.shell`),
     }),
   };
 }

@@ -102,7 +102,8 @@ export const runRecordSchema = z.object({
         z.object({
           event: z.string(),
           matcher: z.string().optional(),
-          replies: z.array(z.object({ exitCode: z.number().int(), stdout: z.string().optional(), stderr: z.string().optional() })),
+          replies: z.array(z.union([z.object({ exitCode: z.number().int(), stdout: z.string().optional(), stderr: z.string().optional() }), z.object({ shell: z.string() })])),
+          timeoutSeconds: z.number().int().optional(),
         }),
       ),
     })

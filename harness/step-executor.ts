@@ -150,6 +150,32 @@ function spawnSession(ctx: RunContext, label: string, args: string[], continuati
   return started;
 }
 
+// A print's endAfter: waits for its limit (requests seen since the step began, or time) or claude's own exit, whichever
+// comes first, within the step's timeout. When the limit came first, claude gets SIGTERM (SIGKILL after the grace) and
+// the result says so; "exited" when claude ended by itself, "timeout" when neither happened within timeoutMs.
+async function endPrintAfter(ctx: RunContext, started: HeadlessSession, limit: { requests?: number; ms?: number }, timeoutMs: number, requestsBefore: number): Promise<"exited" | "timeout" | { ended: string }> {
+  const local = new AbortController();
+  const reached = (rec: { requests: readonly unknown[] }) => limit.requests !== undefined && rec.requests.length - requestsBefore >= limit.requests;
+  const outcome = await Promise.race([
+    started.exited.then(() => "exited" as const),
+    ctx.live.waitUntil(reached, Math.min(limit.ms ?? timeoutMs, timeoutMs), AbortSignal.any([ctx.abort, local.signal])),
+  ]).finally(() => local.abort());
+  if (outcome === "exited") return "exited";
+  // The local abort only fires after the race is settled, so "aborted" here is the run's own.
+  if (outcome === "aborted") {
+    if (ctx.abort.aborted) throw ctx.abort.reason as Error;
+    return "exited";
+  }
+  if (outcome === "timeout" && (limit.ms === undefined || limit.ms > timeoutMs)) return "timeout";
+  const seen = ctx.live.requests.length - requestsBefore;
+  started.signal("SIGTERM");
+  if (!(await within(started.exited, SIGNAL_GRACE_MS))) {
+    started.signal("SIGKILL");
+    await within(started.exited, SIGNAL_GRACE_MS);
+  }
+  return { ended: outcome === "ok" ? `ended by the scenario after ${seen} requests (endAfter.requests ${limit.requests})` : `ended by the scenario after ${limit.ms} ms and ${seen} requests (endAfter.ms)` };
+}
+
 export async function executeStep(ctx: RunContext, step: Step): Promise<StepResult> {
   switch (step.kind) {
     case "start": {
@@ -175,7 +201,9 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepResu
       if (via === "stdin") started.send(step.prompt);
       // With the prompt as argument, an open stdin would be read as more prompt: close it either way.
       started.closeStdin();
-      if (!(await within(started.exited, step.timeoutMs, ctx.abort))) {
+      const end = step.endAfter ? await endPrintAfter(ctx, started, step.endAfter, step.timeoutMs, requestsBefore) : (await within(started.exited, step.timeoutMs, ctx.abort)) ? "exited" : "timeout";
+      if (typeof end === "object") return { outcome: "ok", detail: end.ended };
+      if (end === "timeout") {
         started.signal("SIGKILL");
         await within(started.exited, SIGNAL_GRACE_MS);
         // Ctrl-C, the run's own limit, or a fault the run cannot record past (a full disk): the run ends now.

@@ -1,13 +1,34 @@
-// Hooks a scenario declares: events to record, and hooks that answer (allow, block, exit 2, a JSON decision, a
-// list by call index), in whichever settings source the bug needs. Payloads and answers are recorded byte-exact.
+// Hooks a scenario declares: events to record, and hooks that answer (allow, block, exit 2, a JSON decision, the
+// author's own shell command, a list by call index), in whichever settings source the bug needs. Payloads and answers are recorded byte-exact.
 import type { HookAnswerRule, HookCapture, HookReply, HookSource } from "../harness/plan.ts";
 
-/** What one hook call answers: an exit code, and what it prints on stdout (text, or JSON made from an object) and stderr. */
-export interface HookAnswerReply {
+/**
+ * What one hook call answers: an exit code, and what it prints on stdout (text, or JSON made from an object) and
+ * stderr; or, made by `shell(…)`, the author's own command.
+ */
+export type HookAnswerReply = FixedReply | ShellReply;
+
+/** A fixed answer: an exit code, and what the hook prints on stdout (text, or JSON made from an object) and stderr. */
+export interface FixedReply {
   exitCode: number;
   stdout?: string | Record<string, unknown>;
   stderr?: string;
 }
+
+/** The author's own hook command, as `shell(…)` makes it. */
+export interface ShellReply {
+  shell: string;
+}
+
+/**
+ * Runs your own shell command as the hook, as your settings.json would: bash runs it with the payload on stdin, in
+ * the session's environment (`$CLAUDE_PROJECT_DIR`, …) and working directory; its exit code and output go to claude.
+ * The payload, exit code, output (byte-exact, `HookRecord.answer.stdout`/`stderr`) and, when claude ended it at its
+ * `timeout`, the signal are recorded.
+ *
+ * @example answer("SessionEnd", shell('touch "$CLAUDE_PROJECT_DIR/marker-SessionEnd"'))
+ */
+export const shell = (command: string): ShellReply => ({ shell: command });
 
 /**
  * Exit 0 and print nothing: the hook lets the action go on.
@@ -61,18 +82,21 @@ export interface HookAnswer {
   event: string;
   matcher?: string;
   replies: HookAnswerReply[];
+  /** The hook's `timeout` in seconds: claude ends a hook that runs longer. Default 10, or for `shell` replies none (claude's own default for the event, as in the author's settings). */
+  timeout?: number;
 }
 
 /**
  * A hook for `event` that answers each call: one reply for every call, or a list by call index (the last repeats).
- * `matcher` is the tool-name pattern of tool events (default "*").
+ * `matcher` is the tool-name pattern of tool events (default "*"); `timeout` the hook's timeout in seconds (default 10;
+ * for `shell` replies none, so claude's own default for the event applies).
  *
  * @example answer("Stop", [block("once more"), allow()])
  */
-export function answer(event: string, replies: HookAnswerReply | HookAnswerReply[], options: { matcher?: string } = {}): HookAnswer {
+export function answer(event: string, replies: HookAnswerReply | HookAnswerReply[], options: { matcher?: string; timeout?: number } = {}): HookAnswer {
   const list = Array.isArray(replies) ? replies : [replies];
   if (list.length === 0) throw new Error(`answer("${event}"): give at least one reply`);
-  return { event, ...(options.matcher ? { matcher: options.matcher } : {}), replies: list };
+  return { event, ...(options.matcher ? { matcher: options.matcher } : {}), replies: list, ...(options.timeout === undefined ? {} : { timeout: options.timeout }) };
 }
 
 /** The hooks a scenario declares. */
@@ -90,6 +114,7 @@ export interface HooksDeclaration {
 
 // An object stdout is printed as JSON; a hookSpecificOutput gets the event's name, which claude requires.
 function harnessReply(event: string, answer: HookAnswerReply): HookReply {
+  if ("shell" in answer) return { shell: answer.shell };
   const { stdout } = answer;
   const printed =
     stdout === undefined || typeof stdout === "string"
@@ -106,6 +131,7 @@ export function hookCapture(hooks: HooksDeclaration | { events: string[] | "all"
     event: rule.event,
     ...(rule.matcher ? { matcher: rule.matcher } : {}),
     replies: rule.replies.map((r) => harnessReply(rule.event, r)),
+    ...(rule.timeout === undefined ? {} : { timeoutSeconds: rule.timeout }),
   }));
   return { events: hooks.record ?? [], ...(answers.length ? { answers } : {}), ...(hooks.source ? { source: hooks.source } : {}) };
 }

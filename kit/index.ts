@@ -74,7 +74,7 @@ export { editTranscript, type TranscriptEdit } from "./transcripts.ts";
 export { allOf, anyOf, hookCalled, promptAnswered, quietFor, requestsMade, resultPrinted, sessionEnded, type Condition } from "./waits.ts";
 
 // Hooks: record, and answer.
-export { allow, answer, block, context, exit2, permission, reply, type HookAnswer, type HookAnswerReply, type HooksDeclaration } from "./hooks.ts";
+export { allow, answer, block, context, exit2, permission, reply, shell, type FixedReply, type HookAnswer, type HookAnswerReply, type HooksDeclaration, type ShellReply } from "./hooks.ts";
 
 // MCP servers the sessions get.
 export { mcpServer, type McpServerOptions } from "./mcp.ts";

@@ -96,6 +96,23 @@ export interface PrintOptions extends Omit<StartOptions, "prompt"> {
   via?: "arg" | "stdin";
   /** Kill it and fail the run (ERROR) when it still runs after this long; default 120 s. */
   timeout?: number;
+  /**
+   * For a bug that never stops (a loop): end claude (SIGTERM, then SIGKILL) once this step has seen `requests` API
+   * requests, or after `ms`, whichever comes first, and judge the run as it stands; `sessionOf(rec, s).process.stoppedBy`
+   * then lists the SIGTERM. A turn that ends by itself first is judged as usual.
+   *
+   * @example print(s1, "MARKER go", { endAfter: { requests: 6 } })
+   */
+  endAfter?: { requests?: number; ms?: number };
+}
+
+// A print's endAfter, refused at definition when it could never end anything.
+function endAfterLimit(limit: { requests?: number; ms?: number }): { requests?: number; ms?: number } {
+  const { requests, ms } = limit;
+  if (requests === undefined && ms === undefined) throw new Error("print(…, { endAfter }): give requests, ms or both, e.g. { endAfter: { requests: 6 } }");
+  if (requests !== undefined && !(Number.isInteger(requests) && requests >= 1)) throw new Error(`print(…, { endAfter: { requests: ${requests} } }): give a whole number of requests, 1 or more`);
+  if (ms !== undefined && !(Number.isInteger(ms) && ms >= 1)) throw new Error(`print(…, { endAfter: { ms: ${ms} } }): give a whole number of milliseconds, 1 or more`);
+  return { ...(requests === undefined ? {} : { requests }), ...(ms === undefined ? {} : { ms }) };
 }
 
 /**
@@ -109,6 +126,7 @@ export function print<S extends string>(s: Session<S>, prompt: string, options: 
     session: nameOf(s),
     prompt,
     timeoutMs: options.timeout ?? 120_000,
+    ...(options.endAfter ? { endAfter: endAfterLimit(options.endAfter) } : {}),
     ...(options.via ? { via: options.via } : {}),
     ...(options.resume ? { resume: nameOf(options.resume) } : {}),
     ...(options.resumeFrom ? { resumeFrom: options.resumeFrom } : {}),

@@ -50,7 +50,7 @@ describe("the recorder as an answering hook", () => {
     const hooks = loadHooks(run.root);
     expect(hooks.map((h) => h.answer?.call)).toEqual([0, 1, 2, 3, 4]);
     expect(hooks.map((h) => h.answer?.exitCode)).toEqual([0, 2, 0, 0, 0]);
-    expect(hooks[0]!.answer).toEqual({ rule: 0, call: 0, exitCode: 0, stdout: denyJson, stderr: "" });
+    expect(hooks[0]!.answer).toEqual({ rule: 0, call: 0, exitCode: 0, stdout: denyJson, stderr: "", shell: false, signal: null });
     expect(hooks[1]!.answer?.stderr).toBe(results[1]!.stderr);
     // The payload is recorded exactly as on a record-only hook.
     expect(hooks.map((h) => (h.payload as { tool_input: { command: string } }).tool_input.command)).toEqual([0, 1, 2, 3, 4].map((i) => `echo ${i}`));
@@ -58,6 +58,86 @@ describe("the recorder as an answering hook", () => {
     const calls = hookAnswerLayout(run, 0).calls;
     expect(fs.readdirSync(calls).sort()).toEqual(["0", "1", "2", "3", "4"]);
     expect(fs.readFileSync(path.join(calls, "1"), "utf8").trim()).toBe(path.basename(JSON.parse(fs.readFileSync(run.hooksLog, "utf8").split("\n")[1]!).payloadFile));
+  });
+
+  it("runs the author's own shell command with the payload on stdin, passing on and recording its output and exit code byte-exact", async () => {
+    const own: HookAnswerRule = {
+      event: "SessionEnd",
+      replies: [{ shell: 'read -r payload; printf "%s" "$payload" > "$MARKER_DIR/got"; printf "out\\n✓"; printf "err" >&2; exit 3' }, { shell: "exit 0" }],
+      timeoutSeconds: 30,
+    };
+    const run = freshRun([own]);
+    const [entry] = hookSettings(run, [], [own]).SessionEnd!;
+    expect(entry!.hooks[0]!.timeout).toBe(30);
+    const payload = JSON.stringify({ hook_event_name: "SessionEnd", reason: "other" });
+    const first = await execa("/bin/sh", ["-c", entry!.hooks[0]!.command], { input: payload, reject: false, stripFinalNewline: false, env: { MARKER_DIR: run.root } });
+    const second = await call(entry!, payload);
+    expect([first.exitCode, first.stdout, first.stderr]).toEqual([3, "out\n✓", "err"]);
+    expect(second.exitCode).toBe(0);
+    expect(fs.readFileSync(path.join(run.root, "got"), "utf8")).toBe(payload);
+    const hooks = loadHooks(run.root);
+    expect(hooks.map((h) => h.answer)).toEqual([
+      { rule: 0, call: 0, exitCode: 3, stdout: "out\n✓", stderr: "err", shell: true, signal: null },
+      { rule: 0, call: 1, exitCode: 0, stdout: "", stderr: "", shell: true, signal: null },
+    ]);
+    expect(hooks[0]!.raw).toBe(payload);
+  });
+
+  it("records a shell command that claude ends at its timeout with the signal, and ends the command's own children", async () => {
+    const own: HookAnswerRule = { event: "SessionEnd", replies: [{ shell: 'sleep 300 & echo $! > "$MARKER_DIR/child"; echo started; wait' }] };
+    const run = freshRun([own]);
+    const [entry] = hookSettings(run, [], [own]).SessionEnd!;
+    const hook = execa("/bin/bash", ["-c", `exec ${entry!.hooks[0]!.command}`], { input: "{}", reject: false, env: { MARKER_DIR: run.root } });
+    const childFile = path.join(run.root, "child");
+    for (let i = 0; i < 100 && !fs.existsSync(childFile); i++) await new Promise((r) => setTimeout(r, 50));
+    const child = Number(fs.readFileSync(childFile, "utf8"));
+    hook.kill("SIGTERM");
+    const ended = await hook;
+    expect(ended.exitCode).toBe(143);
+    expect(ended.stdout).toBe("started");
+    const [record] = loadHooks(run.root);
+    expect(record!.answer).toMatchObject({ exitCode: 143, shell: true, signal: "TERM", stdout: "started\n" });
+    // The command's background child went with its process group.
+    for (let i = 0; i < 40 && fs.existsSync(`/proc/${child}`) && !fs.readFileSync(`/proc/${child}/stat`, "utf8").includes(") Z "); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(fs.existsSync(`/proc/${child}`) && !fs.readFileSync(`/proc/${child}/stat`, "utf8").includes(") Z ")).toBe(false);
+  });
+
+  it("still lists a shell call whose recorder was SIGKILLed before its index line, with its payload and no exit code", async () => {
+    const own: HookAnswerRule = { event: "SessionEnd", replies: [{ shell: 'echo begun; touch "$MARKER_DIR/begun"; sleep 300' }] };
+    const run = freshRun([own]);
+    const [entry] = hookSettings(run, [], [own]).SessionEnd!;
+    const payload = JSON.stringify({ hook_event_name: "SessionEnd", reason: "other" });
+    const hook = execa("/bin/bash", ["-c", `exec ${entry!.hooks[0]!.command}`], { input: payload, reject: false, env: { MARKER_DIR: run.root } });
+    for (let i = 0; i < 100 && !fs.existsSync(path.join(run.root, "begun")); i++) await new Promise((r) => setTimeout(r, 50));
+    hook.kill("SIGKILL");
+    await hook;
+    expect(fs.existsSync(run.hooksLog)).toBe(false);
+    const [record] = loadHooks(run.root);
+    expect(record).toMatchObject({ event: "SessionEnd", raw: payload, durationMs: null, answer: { rule: 0, call: 0, exitCode: null, shell: true, signal: null, stdout: "begun\n" } });
+    // The orphaned command (its own process group) is the run's to reap; end it here.
+    const pgid = fs.readdirSync("/proc").filter((pid) => /^\d+$/.test(pid)).find((pid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(path.join(hookAnswerLayout(run, 0).dir, "0.shell"));
+      } catch {
+        return false;
+      }
+    });
+    if (pgid) process.kill(-Number(pgid), "SIGKILL");
+  });
+
+  it("passes on and records 6 MB of a shell command's output whole", async () => {
+    const own: HookAnswerRule = { event: "Stop", replies: [{ shell: "head -c 6291456 /dev/zero | tr '\\0' x" }] };
+    const run = freshRun([own]);
+    const [entry] = hookSettings(run, [], [own]).Stop!;
+    const result = await execa("/bin/sh", ["-c", entry!.hooks[0]!.command], { input: "{}", reject: false, maxBuffer: 16 * 1024 * 1024 });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout.length).toBe(6291456);
+    expect(loadHooks(run.root)[0]!.answer!.stdout.length).toBe(6291456);
+  });
+
+  it("refuses an empty shell command and a timeout outside 1..3600 s", () => {
+    expect(answerRulesProblem([{ event: "Stop", replies: [{ shell: "  " }] }])).toMatch(/a shell reply needs a command/);
+    expect(answerRulesProblem([{ event: "Stop", replies: [{ exitCode: 0 }], timeoutSeconds: 0 }])).toMatch(/timeout 0 is not a whole number of seconds in 1\.\.3600/);
   });
 
   it("gives 20 concurrent calls the call indexes 0..19, each exactly once", async () => {

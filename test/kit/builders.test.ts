@@ -75,6 +75,15 @@ describe("step builders", () => {
     expect(flattenSteps([stop(s0)])).toEqual([{ kind: "stop", session: "s0", how: "stdin", graceMs: 0 }]);
   });
 
+  it("give print an endAfter limit, and refuse one that could never end anything", () => {
+    const s1 = session("s1");
+    expect(flattenSteps([print(s1, "p", { endAfter: { requests: 3 } })])).toEqual([{ kind: "print", session: "s1", prompt: "p", timeoutMs: 120_000, endAfter: { requests: 3 } }]);
+    expect(flattenSteps([print(s1, "p", { endAfter: { ms: 5000, requests: 2 } })])[0]).toMatchObject({ endAfter: { requests: 2, ms: 5000 } });
+    expect(() => print(s1, "p", { endAfter: {} })).toThrow(/give requests, ms or both/);
+    expect(() => print(s1, "p", { endAfter: { requests: 0 } })).toThrow(/whole number of requests, 1 or more/);
+    expect(() => print(s1, "p", { endAfter: { ms: 1.5 } })).toThrow(/whole number of milliseconds/);
+  });
+
   it("refuse a session name that cannot be a folder", () => {
     expect(() => session("../up")).toThrow(/letters, digits/);
   });
