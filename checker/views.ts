@@ -2,7 +2,7 @@
 // request's messages and tool results, hook calls by event, and the working directory's files. Pure reads of
 // Recordings, validated with zod where the recordings hold claude's own JSON.
 import { z } from "zod";
-import type { HookAnswerRecord, HookRecord, McpServerEvent, Recordings, SessionRecording, WorkdirFile, WorkdirSnapshot } from "../harness/recordings.ts";
+import type { HookAnswerRecord, HookRecord, McpServerEvent, Recordings, ScreenCapture, SessionRecording, WorkdirFile, WorkdirSnapshot } from "../harness/recordings.ts";
 import type { RequestEntry } from "../mock-api/log-entry.ts";
 import { resultEventSchema } from "../harness/stream-events.ts";
 
@@ -54,6 +54,14 @@ function linesOf<T>(rec: Recordings, s: SessionName, schema: z.ZodType<T>): (T &
 
 /** Every `result` line session `s` printed, in order. */
 export const resultsOf = (rec: Recordings, s: SessionName): ResultLine[] => linesOf(rec, s, resultLineSchema);
+
+/**
+ * Everything session `s` printed on stdout, as text: the answer of a `print(…, { output: "text" })` turn, or the
+ * stream-json lines of any other session, one per line. Empty for a session that printed nothing.
+ *
+ * @example stdoutOf(rec, s1).includes("done")
+ */
+export const stdoutOf = (rec: Recordings, s: SessionName): string => (sessionOf(rec, s)?.stdout ?? []).map((line) => line.raw).join("\n");
 
 /** The last `result` line session `s` printed, or null when it printed none. */
 export const resultOf = (rec: Recordings, s: SessionName): ResultLine | null => resultsOf(rec, s).at(-1) ?? null;
@@ -242,6 +250,17 @@ const viewHook = (hook: HookRecord): HookCall => {
 /** The hook calls of the run, in order: all of them, or those of one event. */
 export function hookCallsOf(rec: Recordings, event?: string): HookCall[] {
   return rec.hooks.filter((hook) => event === undefined || hook.event === event).map(viewHook);
+}
+
+/**
+ * The screens of interactive session `s` as text, in the order they were captured: one per terminal step (`what`:
+ * "start", "typed", "pressed", a screen wait's label, …) and its last screen once it exited (`what` "end"). Empty for a
+ * session that is no terminal, or a run recorded before screens were indexed.
+ *
+ * @example screensOf(rec, ui).at(-1)?.text.includes("Resume this session")
+ */
+export function screensOf(rec: Recordings, s: SessionName): ScreenCapture[] {
+  return (rec.screens ?? []).filter((screen) => screen.session === labelOf(s));
 }
 
 /**

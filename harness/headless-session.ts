@@ -120,11 +120,18 @@ export class HeadlessSession {
     const record = toStdoutRecord(this.recording.stdout.length, t, raw);
     this.recording.stdout.push(record);
     fs.appendFileSync(this.spec.files.stdout, `${JSON.stringify({ t, raw })}\n`);
-    if (record.event && isSystem(record.event, "init") && record.event.session_id && !this.process.sessionId) {
-      this.process.sessionId = record.event.session_id;
-      this.persist();
-    }
+    if (record.event && isSystem(record.event, "init") && record.event.session_id) this.learnSessionId(record.event.session_id);
+    // `--output-format json` prints no init line: its one result carries the id.
+    else if (record.event?.type === "result" && typeof record.event.session_id === "string") this.learnSessionId(record.event.session_id);
     this.spec.onChange();
+  }
+
+  // The session's id, from the first place that names it (its init line, its result, or for a text `-p` turn the
+  // requests it sent); later ones are the same id.
+  learnSessionId(id: string): void {
+    if (this.process.sessionId) return;
+    this.process.sessionId = id;
+    this.persist();
   }
 
   private persist(): void {

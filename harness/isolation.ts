@@ -214,10 +214,21 @@ export function headlessArgs(debugFile: string, probe: Pick<BinaryProbe, "flags"
   return ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", ...interactiveArgs(debugFile, probe, permissions, settings)];
 }
 
-// Flags of a one-shot `claude -p` turn: plain-text prompt (argument or stdin), stream-json out.
-export function printArgs(debugFile: string, probe: Pick<BinaryProbe, "flags">, permissions: PermissionChoice, settings: SessionSettings = DEFAULT_SESSION_SETTINGS): string[] {
-  return ["-p", "--output-format", "stream-json", "--verbose", ...interactiveArgs(debugFile, probe, permissions, settings)];
+// Flags of a one-shot `claude -p` turn: plain-text prompt (argument or stdin), stream-json out (with --verbose, which it
+// needs), or the text or json a report's command line used.
+export function printArgs(
+  debugFile: string,
+  probe: Pick<BinaryProbe, "flags">,
+  permissions: PermissionChoice,
+  settings: SessionSettings = DEFAULT_SESSION_SETTINGS,
+  output: PrintOutput = "stream-json",
+): string[] {
+  const format = output === "stream-json" ? ["--output-format", "stream-json", "--verbose"] : ["--output-format", output];
+  return ["-p", ...format, ...interactiveArgs(debugFile, probe, permissions, settings)];
 }
+
+/** What a `claude -p` turn prints: stream-json lines (the default), one json result, or the answer as text. */
+export type PrintOutput = "stream-json" | "json" | "text";
 
 // Flags the interactive UI gets: the same model, permissions, settings and debug log as a headless session.
 export function interactiveArgs(debugFile: string, probe: Pick<BinaryProbe, "flags">, permissions: PermissionChoice, settings: SessionSettings = DEFAULT_SESSION_SETTINGS): string[] {

@@ -37,6 +37,8 @@ export type Step =
       // A turn that would never end by itself: claude is ended (SIGTERM, then SIGKILL) once the step has seen this
       // many API requests or run this long, and the run is judged as it stands (the step's outcome is "ended").
       endAfter?: { requests?: number; ms?: number };
+      // --output-format: stream-json (default), json or text.
+      output?: "stream-json" | "json" | "text";
     }
   // Wait until the predicate holds on what the run recorded so far; fails the run (ERROR) when timeoutMs passes,
   // unless `onTimeout: "inconclusive"`, which ends the run short of its point (the verdict cannot be GREEN), or
@@ -55,7 +57,9 @@ export type Step =
   // A deliberate pause the scenario asks for (e.g. a prompt delay parameter). Never used to wait for an event.
   | { kind: "pause"; label: string; ms: number }
   // Start the interactive UI in a pseudo-terminal (cols × rows) and wait for its prompt; a dialog fails the run.
-  | { kind: "terminal"; session: string; extraArgs?: string[]; cols?: number; rows?: number; onEarlyExit?: "check" }
+  // `resume`: `--resume` the session id an earlier session reported; `resumeFrom`: one computed from what the run saw
+  // (null skips the step).
+  | { kind: "terminal"; session: string; extraArgs?: string[]; cols?: number; rows?: number; onEarlyExit?: "check"; resume?: string; resumeFrom?: (view: CommandView) => string | null }
   // Type text into the UI as one chunk, like a paste; keys such as Enter are pressed with "press".
   | { kind: "type"; session: string; text: string }
   | { kind: "press"; session: string; keys: TerminalKey[] }

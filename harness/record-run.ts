@@ -297,7 +297,10 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     // Once every terminal has exited, so each recording is whole; a failure costs the replays, not the run's verdict.
     try {
       // Only a run with terminals loads the cast writer (and the terminal modules it reads).
-      if (terminals.size > 0) (await import("./asciicast.ts")).writeTerminalCasts(layout.root, terminals.values(), record.steps);
+      if (terminals.size > 0) {
+        (await import("./terminal-steps.ts")).writeEndScreens(layout, terminals.values());
+        (await import("./asciicast.ts")).writeTerminalCasts(layout.root, terminals.values(), record.steps);
+      }
     } catch (error) {
       progress(`could not write the terminal recordings (.cast): ${(error as Error).message}`);
     }

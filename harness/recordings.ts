@@ -155,8 +155,33 @@ export interface Recordings {
   transcripts?: TranscriptFile[];
   // What the run's MCP fixture servers logged, in time order; absent live and for runs without MCP servers.
   mcp?: McpServerEvent[];
+  // The interactive UIs' screens as text, in the order they were captured (each terminal step, and each UI at the end
+  // of the run); absent live and for runs without a terminal (or recorded before the screens were indexed).
+  screens?: ScreenCapture[];
   // The raw request body bytes of request `seq`.
   body(seq: number): Buffer;
+}
+
+// One captured screen of a UI: when, which session, what step took it ("start", "typed", …, "end"), and its text.
+export interface ScreenCapture {
+  t: number;
+  session: string;
+  what: string;
+  text: string;
+}
+
+const screenIndexSchema = z.object({ t: z.number(), session: z.string(), what: z.string(), file: z.string() });
+
+// The screens the run captured, from screens/index.jsonl (the text files it names, relative to the run directory).
+export function loadScreens(runDir: string): ScreenCapture[] {
+  const index = runLayout(runDir).screensIndex;
+  if (!existsInside(runDir, index)) return [];
+  return readJsonLines(index, runDir).map((value) => {
+    const line = screenIndexSchema.parse(value);
+    const file = path.join(runDir, line.file);
+    const text = existsInside(runDir, file) ? readInside(runDir, file, "utf8").replace(/\n$/, "") : "";
+    return { t: line.t, session: line.session, what: line.what, text };
+  });
 }
 
 // One line an MCP fixture server logged (harness/mcp-fixture-server.mjs): started (with its delay and tools), ready
@@ -343,7 +368,8 @@ export function loadRecordings(runDir: string): Recordings {
   const workdir = loadWorkdir(runDir, labels);
   const transcripts = copiedTranscripts(run.transcripts);
   const mcp = loadMcpEvents(runDir);
-  return { runDir, sessions, hooks, workdir, transcripts, ...(mcp.length > 0 ? { mcp } : {}), ...(observedUntil === undefined ? {} : { observedUntil }), ...loadRequestLog(run.mockLog, runDir) };
+  const screens = loadScreens(runDir);
+  return { runDir, sessions, hooks, workdir, transcripts, ...(mcp.length > 0 ? { mcp } : {}), ...(screens.length > 0 ? { screens } : {}), ...(observedUntil === undefined ? {} : { observedUntil }), ...loadRequestLog(run.mockLog, runDir) };
 }
 
 // The working directory's record before anything was snapshotted.

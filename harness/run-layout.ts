@@ -26,8 +26,9 @@ export interface RunLayout {
   tmp: string;
   work: string;
   sessionsDir: string;
-  // The interactive UI's screens as text, one file per captured step.
+  // The interactive UI's screens as text, one file per captured step, and their index (screens/index.jsonl).
   screens: string;
+  screensIndex: string;
   // Each terminal session replayable as an asciinema v2 recording, `<session>.cast`.
   casts: string;
   // Output of the CLI's helper commands (`claude agents --json`, `claude stop ID`), one file each.
@@ -59,6 +60,7 @@ export function runLayout(root: string): RunLayout {
     work: path.join(root, "iso", "work"),
     sessionsDir: path.join(root, "sessions"),
     screens: path.join(root, "screens"),
+    screensIndex: path.join(root, "screens", "index.jsonl"),
     casts: path.join(root, "casts"),
     commands: path.join(root, "commands"),
     transcripts: path.join(root, "transcripts"),

@@ -176,6 +176,26 @@ async function endPrintAfter(ctx: RunContext, started: HeadlessSession, limit: {
   return { ended: outcome === "ok" ? `ended by the scenario after ${seen} requests (endAfter.requests ${limit.requests})` : `ended by the scenario after ${limit.ms} ms and ${seen} requests (endAfter.ms)` };
 }
 
+// Ends a headless session or a UI with SIGTERM or SIGKILL; a SIGTERM that is ignored is followed by SIGKILL (a binary
+// that ignores SIGTERM is still stopped), and the record says so.
+async function endBySignal(
+  target: { signal(signal: NodeJS.Signals): void; exited: Promise<unknown>; process: { exitCode: number | null; signal: string | null } },
+  label: string,
+  how: "sigterm" | "sigkill",
+): Promise<StepResult> {
+  target.signal(how === "sigterm" ? "SIGTERM" : "SIGKILL");
+  let escalated = false;
+  if (!(await within(target.exited, SIGNAL_GRACE_MS)) && how === "sigterm") {
+    target.signal("SIGKILL");
+    escalated = true;
+  }
+  if (!(await within(target.exited, SIGNAL_GRACE_MS))) {
+    throw new StepFailure(`session ${label} did not exit within ${SIGNAL_GRACE_MS / 1000} s of ${escalated ? "SIGTERM and then SIGKILL" : how}`);
+  }
+  const ended = `exit ${target.process.exitCode ?? "-"} signal ${target.process.signal ?? "-"}`;
+  return { outcome: "ok", detail: escalated ? `${ended} (SIGTERM ignored, escalated to SIGKILL)` : ended };
+}
+
 export async function executeStep(ctx: RunContext, step: Step): Promise<StepResult> {
   switch (step.kind) {
     case "start": {
@@ -191,7 +211,7 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepResu
     case "print": {
       const resumeId = step.resumeFrom ? step.resumeFrom((await import("./terminal-steps.ts")).commandView(ctx)) : undefined;
       if (resumeId === null) return { outcome: "ok", detail: "skipped: no session id to resume" };
-      const [print, ...flags] = printArgs(sessionLayout(ctx.layout, step.session).debugLog, ctx.probe, ctx.permissions, ctx.settings);
+      const [print, ...flags] = printArgs(sessionLayout(ctx.layout, step.session).debugLog, ctx.probe, ctx.permissions, ctx.settings, step.output);
       const via = step.via ?? "arg";
       // The prompt goes right after -p: a trailing argument would be swallowed by a list option such as
       // `--allowedTools <tools...>`, which old releases get (1.0.0 then said no prompt was given).
@@ -214,6 +234,9 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepResu
         if (ctx.live.requests.length === requestsBefore) throw new StepFailure(`${still}; it sent no request (it hangs)`);
         return { outcome: "timeout", detail: `${still}: not reached` };
       }
+      // A text turn prints no id; its requests carry it (x-claude-code-session-id), so a later step can resume it.
+      const sent = ctx.live.requests.slice(requestsBefore).find((r) => r.client?.pid === started.process.pid && typeof r.headers["x-claude-code-session-id"] === "string");
+      if (sent) started.learnSessionId(sent.headers["x-claude-code-session-id"] as string);
       const { exitCode, signal } = started.process;
       return { outcome: "ok", detail: `pid ${started.process.pid} exit ${exitCode ?? "-"} signal ${signal ?? "-"}` };
     }
@@ -252,6 +275,14 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepResu
       return { outcome: "ok", detail: null };
     }
     case "stop": {
+      const ui = ctx.terminals.get(step.session);
+      if (ui) {
+        // A UI has no stdin of its own to close: it is ended by a signal to its process group.
+        if (step.how !== "sigterm" && step.how !== "sigkill") {
+          throw new StepFailure(`terminal ${step.session} has no stdin to close: stop it with { how: "sigterm" } or { how: "sigkill" }, or press(${step.session}, "ctrl-c")`);
+        }
+        return endBySignal(ui, step.session, step.how);
+      }
       const target = session(ctx, step.session);
       if (target instanceof SdkSession) return stopSdk(target, step);
       if (step.how === "abort" || step.how === "close-then-abort") {
@@ -260,18 +291,7 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepResu
       target.closeStdin();
       const exitedInGrace = await within(target.exited, step.graceMs);
       if (exitedInGrace || step.how === "stdin") return { outcome: "ok", detail: exitedInGrace ? "exited after stdin closed" : "still running" };
-      target.signal(step.how === "sigterm" ? "SIGTERM" : "SIGKILL");
-      let escalated = false;
-      if (!(await within(target.exited, SIGNAL_GRACE_MS)) && step.how === "sigterm") {
-        // A binary that ignores SIGTERM is still stopped; the record says how.
-        target.signal("SIGKILL");
-        escalated = true;
-      }
-      if (!(await within(target.exited, SIGNAL_GRACE_MS))) {
-        throw new StepFailure(`session ${step.session} did not exit within ${SIGNAL_GRACE_MS / 1000} s of ${escalated ? "SIGTERM and then SIGKILL" : step.how}`);
-      }
-      const how = `exit ${target.process.exitCode ?? "-"} signal ${target.process.signal ?? "-"}`;
-      return { outcome: "ok", detail: escalated ? `${how} (SIGTERM ignored, escalated to SIGKILL)` : how };
+      return endBySignal(target, step.session, step.how);
     }
     case "edit-transcript":
       return { outcome: "ok", detail: editTranscript(ctx, step) };

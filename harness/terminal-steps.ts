@@ -6,7 +6,7 @@ import { argvOf } from "../core/proc.ts";
 import { daemonPids } from "./daemon-hygiene.ts";
 import { interactiveArgs, RUN_MARKER_VAR } from "./isolation.ts";
 import { findMarkedProcesses } from "./processes.ts";
-import { sessionLayout, terminalFiles } from "./run-layout.ts";
+import { sessionLayout, terminalFiles, type RunLayout } from "./run-layout.ts";
 import { StepFailure, type RunContext, type StepResult } from "./run-context.ts";
 import { TerminalSession } from "./terminal-session.ts";
 import { clockNow } from "../core/time.ts";
@@ -54,10 +54,12 @@ export function dialogShown(screen: string): boolean {
 
 const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 60);
 
-// Next file name in a directory of numbered captures: 001-…, 002-…, in the order they were taken.
+// Next file name in a directory of numbered captures: 001-…, 002-…, in the order they were taken (an index file
+// beside them is not counted).
 function numbered(dir: string, name: string, ext: string): string {
   fs.mkdirSync(dir, { recursive: true });
-  return path.join(dir, `${String(fs.readdirSync(dir).length + 1).padStart(3, "0")}-${slug(name)}.${ext}`);
+  const taken = fs.readdirSync(dir).filter((file) => /^\d{3}-/.test(file)).length;
+  return path.join(dir, `${String(taken + 1).padStart(3, "0")}-${slug(name)}.${ext}`);
 }
 
 function terminal(ctx: RunContext, label: string): TerminalSession {
@@ -69,9 +71,21 @@ function terminal(ctx: RunContext, label: string): TerminalSession {
 async function capture(ctx: RunContext, session: string, what: string): Promise<string> {
   const t = terminal(ctx, session);
   await t.quiet(CAPTURE_QUIET_MS, CAPTURE_MAX_MS);
-  const file = numbered(ctx.layout.screens, `${session}-${what}`, "txt");
-  fs.writeFileSync(file, `${t.screen()}\n`);
-  return path.relative(ctx.layout.root, file);
+  return writeScreen(ctx.layout, session, what, t.screen());
+}
+
+// One screen as text, numbered in capture order, and its line in screens/index.jsonl (what a check reads).
+function writeScreen(layout: RunLayout, session: string, what: string, screen: string): string {
+  const file = numbered(layout.screens, `${session}-${what}`, "txt");
+  fs.writeFileSync(file, `${screen}\n`);
+  const relative = path.relative(layout.root, file);
+  fs.appendFileSync(layout.screensIndex, `${JSON.stringify({ t: clockNow(), session, what, file: relative })}\n`);
+  return relative;
+}
+
+/** Each UI's last screen, once every process of the run has exited: what it showed when it ended. */
+export function writeEndScreens(layout: RunLayout, terminals: Iterable<TerminalSession>): void {
+  for (const t of terminals) writeScreen(layout, t.process.label, "end", t.screen());
 }
 
 const withScreen = (message: string, screen: string) => `${message}; the screen:\n${screen}`;
@@ -97,13 +111,30 @@ async function typeText(ctx: RunContext, step: Extract<Step, { kind: "type" }>):
   return { outcome: "ok", detail: shot };
 }
 
+// The session id a UI resumes: an earlier session's own, or one computed from what the run saw; null skips the step.
+function resumedId(ctx: RunContext, step: Extract<Step, { kind: "terminal" }>): string | null | undefined {
+  if (step.resumeFrom) return step.resumeFrom(commandView(ctx));
+  if (step.resume === undefined) return undefined;
+  const earlier = ctx.sessions.get(step.resume) ?? ctx.terminals.get(step.resume);
+  if (!earlier) throw new StepFailure(`terminal ${step.session} resumes session "${step.resume}", which was never started`);
+  if (!earlier.process.sessionId) throw new StepFailure(`session "${step.resume}" never reported a session id to resume; resume it with resumeFrom: (view) => id`);
+  return earlier.process.sessionId;
+}
+
 async function startTerminal(ctx: RunContext, step: Extract<Step, { kind: "terminal" }>): Promise<StepResult> {
   if (ctx.terminals.has(step.session)) throw new StepFailure(`terminal "${step.session}" is already started`);
+  const resumeId = resumedId(ctx, step);
+  if (resumeId === null) return { outcome: "ok", detail: "skipped: no session id to resume" };
   const files = terminalFiles(ctx.layout, step.session);
   const started = new TerminalSession({
     label: step.session,
     command: ctx.claude.command,
-    args: [...ctx.claude.args, ...interactiveArgs(sessionLayout(ctx.layout, step.session).debugLog, ctx.probe, ctx.permissions, ctx.settings), ...(step.extraArgs ?? [])],
+    args: [
+      ...ctx.claude.args,
+      ...interactiveArgs(sessionLayout(ctx.layout, step.session).debugLog, ctx.probe, ctx.permissions, ctx.settings),
+      ...(resumeId === undefined ? [] : ["--resume", resumeId]),
+      ...(step.extraArgs ?? []),
+    ],
     env: { ...ctx.env, TERM: "xterm-256color" },
     cwd: ctx.layout.work,
     cols: step.cols ?? DEFAULT_COLS,

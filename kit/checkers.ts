@@ -26,6 +26,8 @@ export type WorkdirFile = recorded.WorkdirFile;
 export type WorkdirSnapshot = recorded.WorkdirSnapshot;
 /** One line an MCP fixture server logged: `t`, `event` (started, ready, request, tool-call, …), `pid`, `server`, `method`. */
 export type McpServerEvent = recorded.McpServerEvent;
+/** One captured screen of an interactive session: `t`, `session`, `what` (the step that took it, or "end") and its `text`. */
+export type ScreenCapture = recorded.ScreenCapture;
 
 // Typed views: sessions' result and init lines, requests by stream or session, tool results, hook calls, files.
 export {
@@ -39,7 +41,9 @@ export {
   requestsOf,
   resultOf,
   resultsOf,
+  screensOf,
   sessionOf,
+  stdoutOf,
   viewRequest,
   type ContentBlock,
   type FilesAt,

@@ -308,13 +308,18 @@ export class ScenarioDefinitionError extends UserError {
 /** Steps that name a session before a step started it, or resume one never started (internal: load-time checks). */
 export function stepProblems(steps: readonly RawStep[], declared?: readonly string[]): string[] {
   const started = new Set<string>();
+  const terminals = new Set<string>();
   const problems: string[] = [];
   const undeclared = (name: string) => declared !== undefined && !declared.includes(name);
   steps.forEach((step, i) => {
     if ("session" in step && undeclared(step.session)) problems.push(`steps[${i}] (${step.kind}) names session "${step.session}", which \`sessions\` does not declare (${declared!.join(", ") || "none"})`);
+    if (step.kind === "stop" && terminals.has(step.session) && step.how !== "sigterm" && step.how !== "sigkill") {
+      problems.push(`steps[${i}] (stop ${step.session}): ${step.session} is a terminal session, which has no stdin to close; give { how: "sigterm" } or { how: "sigkill" }`);
+    }
+    if (step.kind === "terminal") terminals.add(step.session);
     if (step.kind === "start" || step.kind === "terminal") {
-      if (step.kind === "start" && step.resume !== undefined && !started.has(step.resume)) {
-        problems.push(`steps[${i}] (start ${step.session}) resumes session "${step.resume}", which no earlier step started`);
+      if (step.resume !== undefined && !started.has(step.resume)) {
+        problems.push(`steps[${i}] (${step.kind} ${step.session}) resumes session "${step.resume}", which no earlier step started`);
       }
       started.add(step.session);
       return;

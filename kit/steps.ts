@@ -104,6 +104,11 @@ export interface PrintOptions extends Omit<StartOptions, "prompt"> {
    * @example print(s1, "MARKER go", { endAfter: { requests: 6 } })
    */
   endAfter?: { requests?: number; ms?: number };
+  /**
+   * `--output-format` as the report's command line had it: "stream-json" (default, with `--verbose`), "json" (one
+   * result object: `resultOf` reads it) or "text" (the answer alone: `stdoutOf` reads it).
+   */
+  output?: "stream-json" | "json" | "text";
 }
 
 // A print's endAfter, refused at definition when it could never end anything.
@@ -127,6 +132,7 @@ export function print<S extends string>(s: Session<S>, prompt: string, options: 
     prompt,
     timeoutMs: options.timeout ?? 120_000,
     ...(options.endAfter ? { endAfter: endAfterLimit(options.endAfter) } : {}),
+    ...(options.output && options.output !== "stream-json" ? { output: options.output } : {}),
     ...(options.via ? { via: options.via } : {}),
     ...(options.resume ? { resume: nameOf(options.resume) } : {}),
     ...(options.resumeFrom ? { resumeFrom: options.resumeFrom } : {}),
@@ -244,6 +250,10 @@ export interface TerminalOptions {
    * remaining steps are skipped and the check judges the run, e.g. `--continue` that finds nothing to continue).
    */
   onEarlyExit?: "fail" | "check";
+  /** `--resume` the session id of this earlier session (a headless, print or SDK one, which reported its id). */
+  resume?: Session;
+  /** `--resume` the session id computed from what the run saw (e.g. a request's `x-claude-code-session-id`); null skips the step. */
+  resumeFrom?: (view: CommandView) => string | null;
 }
 
 /**
@@ -251,10 +261,12 @@ export interface TerminalOptions {
  *
  * @example terminal(ui, { cols: 120 })
  */
-export function terminal<S extends string>(s: Session<S>, options: TerminalOptions = {}): Step<S> {
+export function terminal<S extends string>(s: Session<S>, options: TerminalOptions & { resume?: Session<S> } = {}): Step<S> {
   return step<S>({
     kind: "terminal",
     session: nameOf(s),
+    ...(options.resume ? { resume: nameOf(options.resume) } : {}),
+    ...(options.resumeFrom ? { resumeFrom: options.resumeFrom } : {}),
     ...(options.args?.length ? { extraArgs: [...options.args] } : {}),
     ...(options.cols ? { cols: options.cols } : {}),
     ...(options.rows ? { rows: options.rows } : {}),

@@ -2,7 +2,7 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { mockScriptSchema } from "../../mock-api/script.ts";
-import { command, conversation, drop, foregroundWait, httpError, midStreamError, press, print, resume, session, stall, start, stop, subagent, text, thinking, type, wait } from "../../kit/index.ts";
+import { command, conversation, drop, foregroundWait, httpError, midStreamError, press, print, resume, session, stall, start, stop, subagent, terminal, text, thinking, type, wait } from "../../kit/index.ts";
 import { flattenSteps } from "../../kit/steps.ts";
 import { stepProblems } from "../../kit/scenario.ts";
 
@@ -60,6 +60,19 @@ describe("step builders", () => {
       'steps[4] (type) names session "ui", which no earlier start step started (started so far: s1)',
       'steps[5] (press) names session "ui", which no earlier start step started (started so far: s1)',
     ]);
+  });
+
+  it("let a terminal resume an earlier session and be stopped by a signal, refusing a stop it cannot take", () => {
+    const steps = flattenSteps([print(s0, "p", { output: "text" }), terminal(ui, { resume: s0, cols: 100 }), stop(ui, { how: "sigterm" }), stop(ui)]);
+    expect(steps.slice(0, 3)).toEqual([
+      { kind: "print", session: "s0", prompt: "p", timeoutMs: 120_000, output: "text" },
+      { kind: "terminal", session: "ui", resume: "s0", cols: 100 },
+      { kind: "stop", session: "ui", how: "sigterm", graceMs: 0 },
+    ]);
+    expect(stepProblems(steps)).toEqual(['steps[3] (stop ui): ui is a terminal session, which has no stdin to close; give { how: "sigterm" } or { how: "sigkill" }']);
+    expect(stepProblems(flattenSteps([terminal(ui, { resume: s1 })]))).toEqual(['steps[0] (terminal ui) resumes session "s1", which no earlier step started']);
+    // stream-json is the default, so it is not written into the step.
+    expect(flattenSteps([print(s0, "p", { output: "stream-json" })])[0]).not.toHaveProperty("output");
   });
 
   it("put flags and --continue on start and print, and default every optional number", () => {
