@@ -13,6 +13,7 @@ export const resultLineSchema = resultEventSchema.extend({
   terminal_reason: z.string().optional(),
   /** Error texts, on releases that list them. */
   errors: z.array(z.unknown()).optional(),
+  /** The turn's wall time in ms, as claude measured it. */
   duration_ms: z.number().optional(),
 });
 /** A session's `result` line, typed; `line` is its index in the session's stdout, `t` when it was printed. */
@@ -77,7 +78,12 @@ export function exitOf(rec: Recordings, s: SessionName): { exitCode: number | nu
 }
 
 const blockSchema = z.looseObject({ type: z.string() });
-const messageSchema = z.looseObject({ role: z.string(), content: z.union([z.string(), z.array(blockSchema)]) });
+const messageSchema = z.looseObject({
+  /** "user" or "assistant" (claude puts system text into user messages). */
+  role: z.string(),
+  /** A string, or content blocks (text, tool_use, tool_result, image, thinking, …) with their `type`. */
+  content: z.union([z.string(), z.array(blockSchema)]),
+});
 const requestBodySchema = z.looseObject({
   model: z.string().optional(),
   messages: z.array(messageSchema).default([]),
@@ -94,31 +100,43 @@ export type ContentBlock = z.infer<typeof blockSchema>;
 export interface ToolResultBlock {
   /** The index of the message that carries it. */
   message: number;
+  /** The id of the tool_use it answers. */
   tool_use_id: string;
+  /** Whether claude marked the result an error (`is_error: true`). */
   is_error: boolean;
+  /** The text of its content, joined (a string content as it is). */
   text: string;
+  /** The block exactly as sent. */
   block: ContentBlock;
 }
 
 /** A `tool_use` block of a request's assistant messages. */
 export interface ToolUseBlock {
+  /** The index of the message that carries it. */
   message: number;
+  /** The tool_use id, which a later tool_result names. */
   id: string;
+  /** The tool's name ("Bash", "mcp__server__tool", …). */
   name: string;
+  /** The tool's input, as sent. */
   input: unknown;
 }
 
 /** One Messages request the mock received, with its body parsed and linked to the session that sent it. */
 export interface RequestView {
+  /** Its number in the run's request log, from 1. */
   seq: number;
   /** The script's stream that claimed it ("side" for title, summary and other side requests). */
   stream: string | null;
+  /** When the mock received it (ms, the run's one clock). */
   receivedAt: number;
+  /** The model it asked for, or null when its body named none. */
   model: string | null;
   /** Whether it asked for a streamed reply. */
   streaming: boolean | null;
   /** The label of the session whose process sent it, or null when no session matches. */
   session: string | null;
+  /** Its `messages`, as sent. */
   messages: RequestMessage[];
   /** The names of the tools it offered. */
   tools: string[];

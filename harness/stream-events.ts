@@ -36,13 +36,21 @@ export const userEventSchema = z.looseObject({
 
 export const resultEventSchema = z.looseObject({
   type: z.literal("result"),
+  /** How the turn ended: "success", "error_max_turns", "error_during_execution", … */
   subtype: z.string(),
+  /** Whether claude reports the turn as failed (an orchestrator's success test). */
   is_error: z.boolean().optional(),
+  /** The turns claude counted for it. */
   num_turns: z.number().optional(),
+  /** The final answer's text. */
   result: z.string().optional(),
+  /** Token counts, as claude adds them up. */
   usage: usage.optional(),
+  /** The session the turn belongs to. */
   session_id: z.string().optional(),
+  /** What started the turn, on releases that say (`kind` "task-notification" for a background task's). */
   origin: z.looseObject({ kind: z.string() }).optional(),
+  /** The last reply's stop reason, on releases that print it. */
   stop_reason: z.string().nullable().optional(),
 });
 
