@@ -9,6 +9,12 @@ const LOCAL = [
   "test/harness/**/*.test.ts",
   "test/cli/**/*.test.ts",
   "test/mock-api/server.test.ts",
+  // They serve the mock on a loopback port (mock-fixture.ts) to drive it with the Anthropic SDK.
+  "test/mock-api/request-log.test.ts",
+  "test/mock-api/faults.test.ts",
+  "test/mock-api/cache-usage.test.ts",
+  "test/mock-api/strict.test.ts",
+  "test/mock-api/recorder.test.ts",
   "test/mock-api/client-process.test.ts",
   "test/mock-api/sdk.test.ts",
   "test/mock-api/sdk-faults.test.ts",

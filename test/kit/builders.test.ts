@@ -1,8 +1,7 @@
 // The public entry's thin builders produce what the mock's script schema and the step executor accept.
-import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { mockScriptSchema } from "../../mock-api/script.ts";
-import { command, conversation, drop, foregroundWait, httpError, midStreamError, press, print, resume, session, stall, start, stop, subagent, terminal, text, thinking, type, wait } from "../../kit/index.ts";
+import { command, conversation, drop, httpError, midStreamError, press, print, resume, session, stall, start, stop, subagent, terminal, text, thinking, type, wait } from "../../kit/index.ts";
 import { flattenSteps } from "../../kit/steps.ts";
 import { stepProblems } from "../../kit/scenario.ts";
 
@@ -31,18 +30,6 @@ describe("reply and fault builders", () => {
   });
 });
 
-describe("foregroundWait", () => {
-  // The releases' check of a foreground Bash call, as their bundles write it (2.1.101 and 2.1.332 alike): the first
-  // command of the call, trimmed, against /^sleep\s+N\s*$/; a match of at least the threshold (2 s, 25 s) is refused.
-  const firstCommand = (cmd: string) => cmd.trim().split(/[;|&\r\n]/)[0]!.trim();
-  it("waits the time asked in one shell, and is not the bare sleep the releases refuse", () => {
-    const cmd = `${foregroundWait(300)}; echo fg-done`;
-    expect(firstCommand(cmd)).not.toMatch(/^sleep\s+(\d+(?:\.\d*)?)\s*$/);
-    const started = performance.now();
-    expect(execFileSync("/bin/bash", ["-c", cmd], { encoding: "utf8" })).toBe("fg-done\n");
-    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
-  });
-});
 
 describe("step builders", () => {
   const [s0, s1, ui] = [session("s0"), session("s1"), session("ui")];
