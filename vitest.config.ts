@@ -25,6 +25,7 @@ const LOCAL = [
   "test/bisect/prefetch.test.ts",
   "test/examples/linked-types.test.ts",
   "test/architecture.test.ts",
+  "test/knip.test.ts",
   // Builds a TypeScript program of the checkers' entry (seconds, not the unit tier's milliseconds).
   "test/docs/views-reference.test.ts",
   // Reads the built declarations in dist/ (the tier's global setup builds them).

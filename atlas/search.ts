@@ -11,6 +11,7 @@ export interface Probe {
 }
 
 // Every stride-th release from the oldest, and the newest: the first measurements.
+/** @internal exported for its unit tests */
 export function samplesOf(versions: readonly string[], stride: number): string[] {
   if (versions.length === 0) return [];
   const picked = versions.filter((_, i) => i % stride === 0);

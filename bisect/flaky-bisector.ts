@@ -457,6 +457,7 @@ export async function flakyBisect(options: FlakyBisectOptions): Promise<FlakyBis
 
 // The baseline the calibrating bisection is measured against: a fixed number of runs per release (`--repeat 10`),
 // each release put on the side whose measured end rate makes its count more likely.
+/** @internal exported for its unit tests */
 export async function fixedRepeatBisect(versions: readonly string[], sample: Sample, repeat: number): Promise<{ lastOld: string; firstNew: string; runs: number }> {
   let runs = 0;
   const measure = async (version: string): Promise<Tally> => {

@@ -13,7 +13,6 @@ export const BOUNDARY_NAMES: Record<BoundaryKind, string> = { resume: "continuat
 // What the request after the pause added, read from its last user message: a prompt pushed or typed, a background
 // task's <task-notification>, a Stop hook's blocking feedback ("Stop hook feedback:"), or tool results only.
 export type BoundaryCause = "prompt" | "task-notification" | "stop-hook" | "tool-result";
-export const BOUNDARY_CAUSES: readonly BoundaryCause[] = ["prompt", "task-notification", "stop-hook", "tool-result"];
 export const CAUSE_NAMES: Record<BoundaryCause, string> = {
   prompt: "prompt",
   "task-notification": "task notification",

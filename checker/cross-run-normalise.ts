@@ -83,6 +83,7 @@ export function normaliseAcrossRuns(text: string, ctx: NormaliseContext = {}): s
 }
 
 // The isolated directories of a run, as the placeholders a comparison should use for them.
+/** @internal exported for its unit tests */
 export function runPathsOf(layout: RunLayout): RunPath[] {
   return [
     { prefix: layout.tmp, placeholder: "<tmp>" },

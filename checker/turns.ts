@@ -28,7 +28,7 @@ import {
 } from "./turn-timeline.ts";
 
 // Re-exported so a caller of the grammar needs one import; the builder lives next to its types.
-export { buildTurnTimeline, type TurnTimeline } from "./turn-timeline.ts";
+export { type TurnTimeline } from "./turn-timeline.ts";
 
 export const TURN_FINDINGS = [
   "prompt-settled-by-extra-result",

@@ -1,7 +1,7 @@
 // What a check returns, built in one call each: a finding, and whether the run reached its point.
-import type { CheckerOutput, Finding, FindingInput, Reached } from "../core/verdict.ts";
+import type { FindingInput, Reached } from "../core/verdict.ts";
 
-export type { CheckerOutput, Finding, Reached };
+export type { Reached };
 
 /** A finding as a check reports it: `red` defaults to whether its id is among the scenario's `findings`. */
 export type CheckFinding = Omit<FindingInput, "red"> & { red?: boolean };

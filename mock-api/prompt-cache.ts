@@ -317,6 +317,7 @@ export function simulateConversation(requests: readonly CacheRequest[], initial:
 }
 
 // The usage one request would be billed given the cache as earlier requests left it (what the mock would answer).
+/** @internal exported for its unit tests */
 export function cacheUsage(state: CacheState, request: CacheRequest): Usage {
   return applyRequest(state, request).result.usage;
 }

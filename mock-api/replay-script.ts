@@ -32,7 +32,6 @@ export const replayScriptSchema = z.strictObject({
   ),
 });
 export type ReplayScript = z.output<typeof replayScriptSchema>;
-export type ReplayScriptInput = z.input<typeof replayScriptSchema>;
 
 // Values that differ between a recording and its replay for harmless reasons: ids, dates, paths, per-request hashes.
 const VOLATILE: Array<[RegExp, string]> = [

@@ -1,4 +1,4 @@
-// Where the mock records what it received: a directory in the log-entry.ts format, or memory for unit tests.
+// Where the mock records what it received: a directory in the log-entry.ts format (tests keep one in memory: test/mock-api/memory-request-log.ts).
 import fs from "node:fs";
 import path from "node:path";
 import { UserError } from "../core/errors.ts";
@@ -30,11 +30,11 @@ export interface RequestLogSink {
   onEntry(listener: LogListener): () => void;
 }
 
-function bodyFileName(seq: number): string {
+export function bodyFileName(seq: number): string {
   return `${REQUEST_BODY_DIR}/${paddedSeq(seq)}.body`;
 }
 
-abstract class RequestLogBase implements RequestLogSink {
+export abstract class RequestLogBase implements RequestLogSink {
   private readonly listeners = new Set<LogListener>();
   // Requests whose response has not ended yet, and who waits for there to be none.
   private readonly unfinished = new Set<number>();
@@ -140,36 +140,5 @@ export class FileRequestLog extends RequestLogBase {
 
   protected storeLine(line: LogLine): void {
     fs.appendFileSync(this.indexFile, `${JSON.stringify(line)}\n`);
-  }
-}
-
-export class MemoryRequestLog extends RequestLogBase {
-  readonly lines: LogLine[] = [];
-  private readonly bodies = new Map<string, Buffer>();
-
-  constructor() {
-    super(0);
-  }
-
-  get requests(): RequestEntry[] {
-    return this.lines.filter((line): line is RequestEntry => line.kind === "request");
-  }
-
-  responseEnd(seq: number): ResponseEndEntry | undefined {
-    return this.lines.find((line): line is ResponseEndEntry => line.kind === "response-end" && line.seq === seq);
-  }
-
-  body(seq: number): Buffer {
-    const body = this.bodies.get(bodyFileName(seq));
-    if (!body) throw new Error(`no request ${seq} in the memory log`);
-    return body;
-  }
-
-  protected storeBody(bodyFile: string, body: Uint8Array): void {
-    this.bodies.set(bodyFile, Buffer.from(body));
-  }
-
-  protected storeLine(line: LogLine): void {
-    this.lines.push(line);
   }
 }

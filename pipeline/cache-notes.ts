@@ -24,6 +24,3 @@ export function withCacheAudit(result: CheckResult, rec: Recordings): AuditedRes
   return { result: { ...result, notes: [...result.notes, ...fresh] }, cache };
 }
 
-export function withCacheNotes(result: CheckResult, rec: Recordings): CheckResult {
-  return withCacheAudit(result, rec).result;
-}

@@ -38,6 +38,7 @@ export function wilson(k: number, n: number, z: number = Z95): Interval {
 }
 
 // The chance that a cell whose minority outcome has true rate q shows N unanimous runs: the rule's false "stable".
+/** @internal exported for its unit tests */
 export function stableByChance(q: number, n: number): number {
   return (1 - q) ** n;
 }

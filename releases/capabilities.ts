@@ -29,6 +29,7 @@ export type BinaryProbe = z.infer<typeof probeSchema>;
 // Options as commander declares them, visible or hidden: ("--flag <arg>", "description") or ("-x, --flag", …).
 const DECLARED_OPTION = /\("(?:-[A-Za-z]{1,2}, )?(--[a-z][a-z0-9-]*)(?:, --[a-zA-Z-]+)?(?: [<[][^"]*)?",\s*["'`]/g;
 
+/** @internal exported for its unit tests */
 export function flagsOf(help: string, bundle: string): string[] {
   return flagsFrom(help, declaredFlags(bundle));
 }
@@ -114,6 +115,7 @@ export function capabilitiesFrom(help: string, markers: ReadonlySet<BundleMarker
 }
 
 // Pure: the capabilities of a bundle read whole.
+/** @internal exported for its unit tests */
 export function capabilitiesOf(help: string, bundle: string, flags: readonly string[]): Capability[] {
   return capabilitiesFrom(help, bundleMarkers(bundle), flags);
 }
@@ -122,6 +124,7 @@ export function capabilitiesOf(help: string, bundle: string, flags: readonly str
 const BEHAVIOUR_CHANGING_HOOKS = /worktree|elicitation/i;
 
 // The release's own list of hook events: the string array in its bundle that names them all.
+/** @internal exported for its unit tests */
 export function hookEventsInBundle(bundle: Buffer): string[] {
   return loggableHooks(longestHookList(bundle));
 }

@@ -30,6 +30,7 @@ const packumentSchema = z.object({
   versions: z.record(z.string(), versionManifestSchema),
   time: z.record(z.string(), z.string()).optional(),
 });
+/** @internal exported for its unit tests */
 export type Packument = z.input<typeof packumentSchema>;
 
 // Where a release comes from, for a person: "only in @anthropic-ai/claude-code-linux-x64 so far".

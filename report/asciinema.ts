@@ -5,9 +5,14 @@ import { escapeMarkup, scriptJson as json } from "./escape.ts";
 
 const require = createRequire(import.meta.url);
 
-// The self-contained bundle (the terminal emulator's wasm is inside it as data), so the page fetches nothing.
-function bundleFile(name: "asciinema-player.min.js" | "asciinema-player.css"): string {
-  return fs.readFileSync(require.resolve(`asciinema-player/dist/bundle/${name}`), "utf8");
+// The self-contained bundle (the terminal emulator's wasm is inside it as data), so the page fetches nothing. Each
+// path is written out, so a tool that lists what the code uses (knip) sees the dependency.
+const BUNDLE_FILES = {
+  "asciinema-player.min.js": () => require.resolve("asciinema-player/dist/bundle/asciinema-player.min.js"),
+  "asciinema-player.css": () => require.resolve("asciinema-player/dist/bundle/asciinema-player.css"),
+};
+function bundleFile(name: keyof typeof BUNDLE_FILES): string {
+  return fs.readFileSync(BUNDLE_FILES[name](), "utf8");
 }
 
 // Text that goes inside a <script> element: "</script" or "<!--" in it would end or confuse the element.

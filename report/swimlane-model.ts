@@ -166,6 +166,7 @@ export function swimlaneModel(rec: Recordings, result: CheckResult | null, optio
 }
 
 // From a run directory alone; null when there is no run.json to read.
+/** @internal exported for its unit tests */
 export function loadSwimlaneModel(runDir: string, options: Omit<SwimlaneOptions, "steps"> = {}): SwimlaneModel | null {
   const layout = runLayout(runDir);
   if (!fs.existsSync(layout.runJson)) return null;

@@ -1,7 +1,8 @@
 // The turn grammar's edges: what counts as zero work and as a human result, which events wake a settled session, where
 // a stretch of root work ends, whose turn assistant output belongs to, and prompts a session never had.
 import { describe, expect, it } from "vitest";
-import { buildTurnTimeline, checkTurnGrammar, checkTurnStructure, promptAnswer, promptAnswered } from "../../checker/turns.ts";
+import { checkTurnGrammar, checkTurnStructure, promptAnswer, promptAnswered } from "../../checker/turns.ts";
+import { buildTurnTimeline } from "../../checker/turn-timeline.ts";
 import { assistant, init, result, session, settledPrompt, taskNotification } from "../fixtures/turns/session.ts";
 
 const ids = (s: Parameters<typeof checkTurnStructure>[0]) => checkTurnStructure(s).map((f) => f.id);

@@ -1,7 +1,7 @@
 // The timeline a session's recording becomes, and how it prints.
 import { describe, expect, it } from "vitest";
 import { formatTimeline } from "../../checker/timeline-format.ts";
-import { buildTurnTimeline } from "../../checker/turns.ts";
+import { buildTurnTimeline } from "../../checker/turn-timeline.ts";
 import { assistant, init, result, session, taskNotification } from "../fixtures/turns/session.ts";
 
 const s = session(

@@ -3,7 +3,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadRecordings } from "../../harness/recordings.ts";
-import { buildTurnTimeline, checkTurnStructure, promptAnswer, promptAnswered } from "../../checker/turns.ts";
+import { checkTurnStructure, promptAnswer, promptAnswered } from "../../checker/turns.ts";
+import { buildTurnTimeline } from "../../checker/turn-timeline.ts";
 import { assistant, init, result, session, settledPrompt, taskNotification, unsettledPrompt } from "../fixtures/turns/session.ts";
 
 const ids = (s: Parameters<typeof checkTurnStructure>[0]) => checkTurnStructure(s).map((f) => f.id);

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { createMockApp } from "../../mock-api/app.ts";
 import { MAX_REQUEST_BYTES } from "../../mock-api/anthropic-error.ts";
-import { MemoryRequestLog } from "../../mock-api/request-log.ts";
+import { MemoryRequestLog } from "./memory-request-log.ts";
 import { mockScriptSchema, type MockScriptInput } from "../../mock-api/script.ts";
 import { conversation, drop, httpError, midStreamError, text, toolCall } from "../../kit/index.ts";
 

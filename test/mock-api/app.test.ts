@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createMockApp } from "../../mock-api/app.ts";
-import { MemoryRequestLog } from "../../mock-api/request-log.ts";
+import { MemoryRequestLog } from "./memory-request-log.ts";
 import { mockScriptSchema, type MockScriptInput } from "../../mock-api/script.ts";
 
 function setup(input: MockScriptInput = {}) {

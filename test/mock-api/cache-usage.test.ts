@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { createMockApp } from "../../mock-api/app.ts";
 import { simulateConversation, type CacheBody } from "../../mock-api/prompt-cache.ts";
-import { MemoryRequestLog } from "../../mock-api/request-log.ts";
+import { MemoryRequestLog } from "./memory-request-log.ts";
 import { mockScriptSchema, type MockScriptInput } from "../../mock-api/script.ts";
 import { startTestMock } from "./mock-fixture.ts";
 

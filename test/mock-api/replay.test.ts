@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createMockApp } from "../../mock-api/app.ts";
 import type { RecordedExchange } from "../../mock-api/recording.ts";
 import { replayKeyOf, replayScriptOf } from "../../mock-api/replay-script.ts";
-import { MemoryRequestLog } from "../../mock-api/request-log.ts";
+import { MemoryRequestLog } from "./memory-request-log.ts";
 import { mockScriptSchema } from "../../mock-api/script.ts";
 
 const body = (last: string, extra: Record<string, unknown> = {}) =>

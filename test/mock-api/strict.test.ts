@@ -6,7 +6,7 @@ import { BadRequestError } from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
 import { createMockApp } from "../../mock-api/app.ts";
 import { logLineSchema } from "../../mock-api/log-entry.ts";
-import { MemoryRequestLog } from "../../mock-api/request-log.ts";
+import { MemoryRequestLog } from "./memory-request-log.ts";
 import { mockScriptSchema, type MockScriptInput } from "../../mock-api/script.ts";
 import { startTestMock } from "./mock-fixture.ts";
 
