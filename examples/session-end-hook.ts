@@ -21,7 +21,7 @@ export default defineScenario({
   check(rec) {
     if (!resultOf(rec, s1) || exitOf(rec, s1)?.exitCode !== 0) return { reached: notReached("claude -p did not print a result and exit 0"), findings: [] };
     const [call] = hookCallsOf(rec, "SessionEnd");
-    if (!call) return { reached: reached(), findings: [finding({ id: "session-end-hook-skipped", title: "claude -p exited without calling its SessionEnd hook", where: "hooks.jsonl" })] };
+    if (!call) return { reached: reached(), findings: [finding({ id: "session-end-hook-skipped", title: "claude -p exited without calling its SessionEnd hook", where: "the hook log" })] };
     const marked = fileOf(rec, MARKER) !== null;
     const note = `SessionEnd called (reason ${call.payload.reason ?? "none"}); the hook exited ${call.answer?.exitCode}${call.answer?.signal ? `, ended by SIG${call.answer.signal}` : ""}; marker ${marked ? "written" : "missing"}`;
     if (call.answer?.signal || !marked) return { reached: reached(), findings: [finding({ id: "session-end-hook-cut", title: "claude exited before its SessionEnd hook finished", where: note })], notes: [note] };

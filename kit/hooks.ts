@@ -1,6 +1,7 @@
 // Hooks a scenario declares: events to record, and hooks that answer (allow, block, exit 2, a JSON decision, the
 // author's own shell command, a list by call index), in whichever settings source the bug needs. Payloads and answers are recorded byte-exact.
 import type { HookAnswerRule, HookCapture, HookReply, HookSource } from "../harness/plan.ts";
+import { ScenarioDefinitionError } from "./definition-error.ts";
 
 /**
  * What one hook call answers: an exit code, and what it prints on stdout (text, or JSON made from an object) and
@@ -95,7 +96,7 @@ export interface HookAnswer {
  */
 export function answer(event: string, replies: HookAnswerReply | HookAnswerReply[], options: { matcher?: string; timeout?: number } = {}): HookAnswer {
   const list = Array.isArray(replies) ? replies : [replies];
-  if (list.length === 0) throw new Error(`answer("${event}"): give at least one reply`);
+  if (list.length === 0) throw new ScenarioDefinitionError([`answer("${event}"): give at least one reply`], "Give the hook a reply, e.g. answer(event, allow())");
   return { event, ...(options.matcher ? { matcher: options.matcher } : {}), replies: list, ...(options.timeout === undefined ? {} : { timeout: options.timeout }) };
 }
 

@@ -2,7 +2,7 @@
 // check. defineScenario() turns what an author writes into the one shape the pipeline runs, applying the verdict rules
 // to what the check found, so no scenario file judges.
 import { z } from "zod";
-import { UserError } from "../core/errors.ts";
+import { ScenarioDefinitionError } from "./definition-error.ts";
 import { checkResultSchema, findingSchema, judge, type CheckResult, type Reached, type Verdict } from "../core/verdict.ts";
 import type { CheckFinding } from "./findings.ts";
 import type { HookCapture, McpServerPlan, PermissionPlan, SeedFiles, SettingSource, Step as RawStep } from "../harness/plan.ts";
@@ -13,6 +13,8 @@ import { CAPABILITIES, type Need } from "../releases/needs.ts";
 import { hookCapture, type HooksDeclaration } from "./hooks.ts";
 import { deprecated } from "./deprecated.ts";
 import { ISOLATION_VARS, MERGED_CONFIG_FILES } from "../harness/isolation.ts";
+
+export { ScenarioDefinitionError };
 
 const ISOLATION_NAMES = new Set<string>(ISOLATION_VARS);
 
@@ -293,17 +295,6 @@ const definitionShape = z.object({
   runsAlone: z.boolean().optional(),
 });
 
-/** A scenario definition that is wrong: every problem, each naming its field; `hint` (and `fix`) say what to do. */
-export class ScenarioDefinitionError extends UserError {
-  constructor(
-    readonly problems: string[],
-    /** What to do about them. */
-    readonly fix = "Fix those fields and run again",
-  ) {
-    super(problems.join("; "), "BAD_SCENARIO_DEFINITION", { hint: fix });
-    this.name = "ScenarioDefinitionError";
-  }
-}
 
 /** Steps that name a session before a step started it, or resume one never started (internal: load-time checks). */
 export function stepProblems(steps: readonly RawStep[], declared?: readonly string[]): string[] {

@@ -1,4 +1,6 @@
 // Sessions as typed handles: made once by name, passed to every step and view that names that session.
+import { ScenarioDefinitionError } from "./definition-error.ts";
+
 const SESSION_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
 /**
@@ -19,6 +21,6 @@ export interface Session<N extends string = string> {
  * @example const first = session("first"), second = session("second");
  */
 export function session<const N extends string>(name: N): Session<N> {
-  if (!SESSION_NAME.test(name)) throw new Error(`session("${name}"): use letters, digits, "-" and "_", e.g. session("s1")`);
+  if (!SESSION_NAME.test(name)) throw new ScenarioDefinitionError([`session("${name}"): use letters, digits, "-" and "_", e.g. session("s1")`], "Rename the session");
   return Object.freeze({ name });
 }

@@ -4,6 +4,7 @@ import type { CommandView, Step as RawStep, StopHow, TerminalKey, TerminalView }
 import type { Recordings } from "../harness/recordings.ts";
 import { deprecated } from "./deprecated.ts";
 import type { Session } from "./session.ts";
+import { ScenarioDefinitionError } from "./definition-error.ts";
 
 declare const usesSessions: unique symbol;
 
@@ -114,9 +115,9 @@ export interface PrintOptions extends Omit<StartOptions, "prompt"> {
 // A print's endAfter, refused at definition when it could never end anything.
 function endAfterLimit(limit: { requests?: number; ms?: number }): { requests?: number; ms?: number } {
   const { requests, ms } = limit;
-  if (requests === undefined && ms === undefined) throw new Error("print(…, { endAfter }): give requests, ms or both, e.g. { endAfter: { requests: 6 } }");
-  if (requests !== undefined && !(Number.isInteger(requests) && requests >= 1)) throw new Error(`print(…, { endAfter: { requests: ${requests} } }): give a whole number of requests, 1 or more`);
-  if (ms !== undefined && !(Number.isInteger(ms) && ms >= 1)) throw new Error(`print(…, { endAfter: { ms: ${ms} } }): give a whole number of milliseconds, 1 or more`);
+  if (requests === undefined && ms === undefined) throw new ScenarioDefinitionError(["print(…, { endAfter }): give requests, ms or both, e.g. { endAfter: { requests: 6 } }"]);
+  if (requests !== undefined && !(Number.isInteger(requests) && requests >= 1)) throw new ScenarioDefinitionError([`print(…, { endAfter: { requests: ${requests} } }): give a whole number of requests, 1 or more`]);
+  if (ms !== undefined && !(Number.isInteger(ms) && ms >= 1)) throw new ScenarioDefinitionError([`print(…, { endAfter: { ms: ${ms} } }): give a whole number of milliseconds, 1 or more`]);
   return { ...(requests === undefined ? {} : { requests }), ...(ms === undefined ? {} : { ms }) };
 }
 
