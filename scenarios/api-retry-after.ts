@@ -59,8 +59,16 @@ export default defineScenario({
   // then run … --claude 2.1.92|2.1.94 --param retryAfter=61 --repeat 5 (docs/scenarios/api-retry-after.md).
   known: [
     { versions: "<=2.1.92", params: { retryAfter: 61 }, verdict: "GREEN", note: "retry-after: 61 waited (~61 s), then the turn succeeds (1.0.128, 2.1.90, 2.1.92 5/5)" },
-    { versions: ">=2.1.94", params: { retryAfter: 61 }, verdict: "RED", finding: "retryable-error-not-retried", note: "one 429, no retry, exit 1 within ~1 s (2.1.94 5/5, 2.1.96, 2.1.101, 2.1.112, 2.1.332)" },
+    { versions: ">=2.1.94", params: { retryAfter: 61 }, verdict: "RED", finding: "retryable-error-not-retried", note: "one 429, no retry, exit 1 within ~1 s (2.1.94 5/5, 2.1.96, 2.1.101, 2.1.112, 2.1.272 3/3 on 2026-12-06, 2.1.332)" },
+    { versions: "2.1.272", params: { retryAfter: 60 }, verdict: "GREEN", note: "retry-after: 60 waited, then the turn succeeds, as #81330 says (2.1.272, one run, 2026-12-06)" },
     { versions: ">=2.1.332", verdict: "GREEN", note: "retry-after: 2 waited (one api_retry line, retry_delay_ms ≈ 2300)" },
     { versions: ">=2.1.332", params: { status: "529", times: 2 }, verdict: "GREEN", note: "two 529s retried with backoff, then success" },
   ],
+  publicRecord: {
+    role: "reproduction",
+    releases: [
+      { version: "2.1.272", says: "reported", source: "#81330", params: { retryAfter: 61 } },
+      { version: "2.1.272", says: "works", source: "#81330 (retry-after ≤ 60 s)", params: { retryAfter: 60 } },
+    ],
+  },
 });
