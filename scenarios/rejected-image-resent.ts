@@ -67,13 +67,25 @@ export default defineScenario({
     return { reached: reached(), findings, notes: [`refused: #${refused.seq} at ${blocksOf(refused, "image")[0]!.path}`, `main: ${main.map(line).join(", ")}`] };
   },
   needs: ["stream-json-output"],
-  // Measured 2026-12-02: node bin/ccrepro.mjs bisect rejected-image-resent [--param via=prompt] --old A --new B, then
-  // run … --claude V --repeat 5 on each side of each boundary (docs/scenarios/rejected-image-resent.md).
+  // Measured 2026-12-02 and 2026-12-06: node bin/ccrepro.mjs bisect rejected-image-resent [--param via=prompt] --old A --new B,
+  // then run … --claude V --repeat 3|5 on each side of each boundary (docs/scenarios/rejected-image-resent.md).
   known: [
-    { versions: "<=2.1.141", verdict: "RED", finding: "rejected-block-resent", note: "the refused image stays in the history: the next turn's request carries it and is refused again (1.0.128, 2.0.72, 2.1.112, 2.1.113, 2.1.141 5/5)" },
+    { versions: "<=2.1.141", verdict: "RED", finding: "rejected-block-resent", note: "the refused image stays in the history: the next turn's request carries it and is refused again (1.0.128, 2.0.72, 2.1.58, 2.1.112, 2.1.113, 2.1.141 5/5)" },
     { versions: ">=2.1.142", verdict: "GREEN", note: "after the 400 claude asks again at once with the image replaced by \"[Image removed: the API could not process this image …]\", and the next turn carries none (2.1.142 5/5, 2.1.144, 2.1.147, 2.1.154, 2.1.168, 2.1.223, 2.1.332)" },
-    { versions: "<=2.1.141", params: { via: "prompt" }, verdict: "RED", finding: "rejected-block-resent", note: "every request of every turn carries the image and is refused (1.0.128, 2.1.112)" },
+    { versions: "<=2.1.37", params: { via: "prompt" }, verdict: "RED", finding: "rejected-block-resent", note: "every request of every turn carries the image and is refused (1.0.128, 2.0.72, 2.0.76, 2.1.27, 2.1.33, 2.1.37 3/3 +1)" },
+    { versions: ">=2.1.38 <=2.1.68", params: { via: "prompt" }, verdict: "GREEN", note: "the next turn's request carries the text \"[image]\" where the refused image was (2.1.38 3/3 +1, 2.1.39, 2.1.41, 2.1.58 3/3 +1, 2.1.68 3/3 +1)" },
+    { versions: "2.1.69", params: { via: "prompt" }, verdict: "INCONCLUSIVE", note: "the mock classifies no request as the main stream (the first user message is the deferred-tools list, not the prompt), so no image is refused (3/3)" },
+    { versions: ">=2.1.70 <=2.1.141", params: { via: "prompt" }, verdict: "RED", finding: "rejected-block-resent", note: "the image is sent again with the next turn and refused again (2.1.70 3/3 +1, 2.1.71, 2.1.75, 2.1.90, 2.1.112)" },
     { versions: ">=2.1.142 <=2.1.165", params: { via: "prompt" }, verdict: "RED", finding: "rejected-block-resent", note: "the refused request is asked again without the image, but the next turn's first request carries it again and is refused again (2.1.142, 2.1.165 5/5)" },
-    { versions: ">=2.1.166", params: { via: "prompt" }, verdict: "GREEN", note: "the image is gone from the next turn too (2.1.166 5/5, 2.1.167, 2.1.170, 2.1.176, 2.1.191, 2.1.236, 2.1.332)" },
+    { versions: ">=2.1.166", params: { via: "prompt" }, verdict: "GREEN", note: "the image is gone from the next turn too (2.1.166 5/5 +1, 2.1.167, 2.1.170, 2.1.176, 2.1.191, 2.1.236, 2.1.332)" },
   ],
+  publicRecord: {
+    role: "reproduction",
+    releases: [
+      { version: "2.0.72", says: "reported", source: "#22351" },
+      { version: "2.0.76", says: "reported", source: "#15478 (an attached image)", params: { via: "prompt" } },
+      { version: "2.1.58", says: "reported", source: "#43016" },
+      { version: "2.1.166", says: "fixed", source: "CHANGELOG 2.1.166", params: { via: "prompt" } },
+    ],
+  },
 });

@@ -20,7 +20,9 @@ const params = z.strictObject({
   // block, once; the turn goes on however the release recovers (kept partial, retry, non-streaming fallback).
   // fallback: --model claude-opus-4-5 --fallback-model claude-haiku-4-5, and the tool loop's second request is
   // overloaded (529) for the main model on every try, so the fallback model gets the thinking the main one signed.
-  how: choice(["kill-resume", "interrupt", "error-after-thinking", "fallback"], { default: "kill-resume" }),
+  // interleaved: as kill-resume, but the first reply interleaves thinking between two parallel tool calls (thinking,
+  // text, tool_use, thinking, tool_use: one assistant message of five blocks), as a long Opus turn does.
+  how: choice(["kill-resume", "interrupt", "error-after-thinking", "fallback", "interleaved"], { default: "kill-resume" }),
   // The --model of every session ("default": the release's own), since releases treat thinking per model.
   model: z.string().min(1).default("default"),
 });
@@ -33,11 +35,19 @@ const THINKING_RULES = new Set(["thinking-signature-invalid", "thinking-signatur
 const changed = (r: RequestView) => r.entry.conformance.filter((v) => THINKING_RULES.has(v.rule));
 const sentBack = (r: RequestView) => blocksOf(r, "thinking");
 
+// The interleaved first reply: two thoughts, each before a tool call, in one message.
+const interleaved = thinking(
+  THOUGHTS[0]!,
+  { content: [{ type: "text", text: "Running both." }, { type: "tool_use", name: "Bash", input: { command: "echo one", description: "first" } }, ...thinking(THOUGHTS[1]!, bash("echo two", "second"), SIGNED).content!] },
+  SIGNED,
+);
 const first = thinking(THOUGHTS[0]!, { content: [{ type: "text", text: "Running it." }, { type: "tool_use", name: "Bash", input: { command: "echo one", description: "first" } }] }, SIGNED);
 
 export default defineScenario({
   name: "thinking-changed-on-replay",
-  summary: "Signed thinking blocks are sent back exactly as served: in the tool loop, after a kill and `--resume`, after an interrupt mid-thinking.",
+  summary:
+    "Guard: signed thinking blocks are sent back exactly as served: in the tool loop, after a kill and `--resume`, after an interrupt mid-thinking, " +
+    "between parallel tool calls, and when --fallback-model takes over.",
   source:
     "anthropics/claude-code#63357, #63246, #21289, #19460, #13648: a request sends back a thinking block whose text or signature " +
     "changed (empty thinking with the signature kept, a rebuilt history, a half-streamed block), so the API answers 400 \"Invalid " +
@@ -50,15 +60,18 @@ export default defineScenario({
     conversation({
       main: {
         marker: MARKER,
-        replies: [
-          p.how === "interrupt"
-            ? stall(first, { afterEvents: MID_THINKING, times: 1 })
-            : p.how === "error-after-thinking"
-              ? midStreamError(first, { afterBlocks: 1, times: 1 })
-              : first,
-          p.how === "fallback" ? httpError(529, { model: "opus", then: thinking(THOUGHTS[1]!, bash("echo two", "second"), SIGNED) }) : thinking(THOUGHTS[1]!, bash("echo two", "second"), SIGNED),
-          thinking(THOUGHTS[2]!, text("both ran"), SIGNED),
-        ],
+        replies:
+          p.how === "interleaved"
+            ? [interleaved, thinking(THOUGHTS[2]!, text("both ran"), SIGNED)]
+            : [
+                p.how === "interrupt"
+                  ? stall(first, { afterEvents: MID_THINKING, times: 1 })
+                  : p.how === "error-after-thinking"
+                    ? midStreamError(first, { afterBlocks: 1, times: 1 })
+                    : first,
+                p.how === "fallback" ? httpError(529, { model: "opus", then: thinking(THOUGHTS[1]!, bash("echo two", "second"), SIGNED) }) : thinking(THOUGHTS[1]!, bash("echo two", "second"), SIGNED),
+                thinking(THOUGHTS[2]!, text("both ran"), SIGNED),
+              ],
         then: text("ok"),
       },
     }),
@@ -71,7 +84,7 @@ export default defineScenario({
           wait("the next turn's result", resultPrinted(s1, { count: 2 }), { timeout: 90_000 }),
           stop(s1),
         ]
-      : p.how === "kill-resume"
+      : p.how === "kill-resume" || p.how === "interleaved"
       ? [
           start(s1, { prompt: `${MARKER} run the two commands`, args: modelArgs(p.model) }),
           wait("the first turn's result", resultPrinted(s1), { timeout: 90_000 }),
@@ -93,7 +106,7 @@ export default defineScenario({
   check(rec, p) {
     const main = requestsOf(rec, { stream: "main" });
     const stalled = main.find((r) => r.reply.fault !== null);
-    if (p.how !== "kill-resume") {
+    if (p.how !== "kill-resume" && p.how !== "interleaved") {
       if (!stalled) return { reached: notReached(p.how === "interrupt" ? "no reply stalled inside its thinking block" : p.how === "fallback" ? "no request was answered 529" : "no stream ended in an error after its thinking block"), findings: [] };
       if (!main.some((r) => r.seq > stalled.seq && r.session === "s1")) return { reached: notReached(`no request followed the ${p.how === "interrupt" ? "interrupt" : "error"}`), findings: [] };
     } else {
@@ -127,5 +140,23 @@ export default defineScenario({
     { versions: ">=2.1.152", params: { how: "fallback" }, verdict: "RED", finding: "thinking-changed-on-replay", note: "on the switch to the fallback model the thinking blocks are stripped mid tool loop; the loop's next request starts its turn with text, which the API refuses (2.1.152 5/5, 2.1.154, 2.1.220, 2.1.281, 2.1.332)" },
     { versions: "2.1.20", params: { how: "fallback" }, verdict: "INCONCLUSIVE", note: "no fallback on this path: the fallback model is never asked" },
     { versions: ">=2.0.69", params: { how: "error-after-thinking" }, verdict: "GREEN", note: "the thinking block before the error is dropped or asked again; none sent back changed (2.0.69, 2.1.20, 2.1.153, 2.1.154, 2.1.246, 2.1.332)" },
+    { versions: ">=2.1.153 <=2.1.154", params: { model: "claude-opus-4-8" }, verdict: "GREEN", note: "Opus 4.8 (claude sends adaptive thinking, effort high, clear_thinking keep all): every block sent back as served, also after the resume (2.1.153, 2.1.154; 2026-12-06)" },
+    { versions: ">=2.1.153 <=2.1.154", params: { how: "error-after-thinking", model: "claude-opus-4-8" }, verdict: "GREEN", note: "Opus 4.8: the block before the error is asked again, none sent back changed (2.1.153, 2.1.154)" },
+    { versions: ">=2.1.153 <=2.1.154", params: { how: "interrupt", model: "claude-opus-4-8" }, verdict: "GREEN", note: "Opus 4.8: the half-streamed block is dropped, not sent back unsigned (2.1.153, 2.1.154)" },
+    { versions: ">=2.1.153", params: { how: "interleaved", model: "claude-opus-4-8" }, verdict: "GREEN", note: "Opus 4.8, thinking between two parallel tool calls: every block's text and signature as served; the resumed request carries 2 or 3 blocks, the last reply's only when written before the kill (2.1.153 3/3, 2.1.154 3/3, 2.1.156, 2.1.332); every release sends the second thinking block before both tool calls (served after the first), an order the mock does not judge" },
   ],
+  publicRecord: {
+    role: "guard",
+    guard:
+      "the Opus 4.8 reports (#63265, #63250 on 2.1.154; #63607 on 2.1.156) name long tool-heavy turns with thinking whose blocks come back modified (400 \"thinking blocks in the " +
+      "latest assistant message cannot be modified\"), fixed per CHANGELOG 2.1.156. With `--model claude-opus-4-8` on 2.1.153, 2.1.154 and 2.1.156 (a tool loop, a kill and " +
+      "--resume, an interrupt, an error after thinking, thinking between parallel tool calls) every block came back with the text and signature served, so the reports' " +
+      "modification is not reproduced here. The one RED (`how=fallback`, from 2.1.152) is another trigger, and rests on a conformance rule whose reading of the API is unverified.",
+    releases: [
+      { version: "2.1.154", says: "reported", source: "#63265, #63250", params: { how: "interleaved", model: "claude-opus-4-8" } },
+      { version: "2.1.154", says: "reported", source: "#63265", params: { model: "claude-opus-4-8" } },
+      { version: "2.1.156", says: "fixed", source: "CHANGELOG 2.1.156", params: { how: "interleaved", model: "claude-opus-4-8" } },
+      { version: "2.1.156", says: "reported", source: "#63607", params: { how: "interleaved", model: "claude-opus-4-8" } },
+    ],
+  },
 });

@@ -29,4 +29,17 @@ describe(SCENARIO, { timeout: E2E_TIMEOUT_MS }, () => {
     expect(run.record.result?.verdict, verdictMessage(run)).toBe(verdict);
     if (verdict === "RED") expect(run.record.result?.findings.map((f) => f.id)).toContain("thinking-changed-on-replay");
   });
+
+  it("is GREEN on 2.1.154 (a release the Opus 4.8 reports name) with --model claude-opus-4-8 and interleaved thinking", async () => {
+    const run = await runOnRelease(SCENARIO, "2.1.154", { how: "interleaved", model: "claude-opus-4-8" });
+    expect(run.record.harnessError).toBeNull();
+    expect(run.record.result?.verdict, verdictMessage(run)).toBe("GREEN");
+    const main = requestsOf(loadRecordings(run.runDir), { stream: "main" });
+    // The resumed request sends back the interleaved message's two blocks (and the last reply's, when it was written
+    // before the kill), each as the mock signed it.
+    const last = main.at(-1)!;
+    expect(last.model).toBe("claude-opus-4-8");
+    expect(blocksOf(last, "thinking").length).toBeGreaterThanOrEqual(2);
+    expect(blocksOf(last, "thinking").every((b) => String(b.block.signature).startsWith("ccrepro-signed."))).toBe(true);
+  });
 });
