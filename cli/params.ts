@@ -24,12 +24,12 @@ export function withRunOptions(command: Command): Command {
   return command
     .option("--param <key=value>", "a scenario parameter (repeatable)", collectParam, {})
     .option("--runs-dir <dir>", "where run directories go", "runs")
-    .addOption(new Option("--driver <driver>", "drive claude as `-p` stream-json or through the Agent SDK (default: the scenario's own)").choices(["headless", "sdk"]))
+    .addOption(new Option("--driver <driver>", "drive claude as `-p` stream-json, through the Agent SDK, or in the interactive UI (default: the scenario's own)").choices(["headless", "sdk", "terminal"]))
     .option("--sdk <version>", `the Agent SDK release the sdk driver uses: a version or latest (default ${DEFAULT_SDK_VERSION})`);
 }
 
 // The driver and SDK options as runAndCheck takes them; --sdk without --driver sdk is a mistake worth saying.
-export function driverOptions(options: { driver?: "headless" | "sdk"; sdk?: string }): { driver?: "headless" | "sdk"; sdk?: string } {
+export function driverOptions<D extends "headless" | "sdk" | "terminal">(options: { driver?: D; sdk?: string }): { driver?: D; sdk?: string } {
   if (options.sdk !== undefined && options.driver !== "sdk") throw new UserError("--sdk only applies to --driver sdk; add --driver sdk", "CONFLICTING_OPTIONS");
   return { driver: options.driver, sdk: options.sdk };
 }

@@ -25,7 +25,7 @@ const faultOf = ({ fault }: Params) =>
 
 export default defineScenario({
   name: "compact-failed",
-  summary: "When `/compact`'s summary request fails at the API, nothing is recorded as a summary and the next request still carries the conversation.",
+  summary: "Guard: when `/compact`'s summary request fails at the API, nothing is recorded as a summary and the next request still carries the conversation.",
   source: "anthropics/claude-code#57636, #3561, #12312: a compaction whose request failed (500, 429, 401, prompt too long) loses the history, or keeps the error text as the summary.",
   link: "https://github.com/anthropics/claude-code/issues/57636",
   params,
@@ -65,10 +65,24 @@ export default defineScenario({
     const served = `${asked.length} summary request(s) (#${asked.map((r) => r.seq).join(", #")}), each ${asked[0]!.reply.fault}`;
     return { reached: reached(), findings, notes: [`fault ${p.fault}: ${served}`, `request #${after.seq} after it: ${after.messages.length} messages, first prompt ${body.includes(MARKER) ? "kept" : "gone"}`] };
   },
-  // Measured 2026-12-02: node bin/ccrepro.mjs run compact-failed --claude V [--param fault=F], one run each
+  // Measured 2026-12-02 and 2026-12-06: node bin/ccrepro.mjs run compact-failed --claude V [--param fault=F], one run each
   // (docs/scenarios/compact-failed.md). 500, 429 and 401 are retried past the compaction's 150 s wait on 2.1.332 (401 also on 1.0.128 and 2.1.112): INCONCLUSIVE.
   known: [
-    { versions: "1.0.128 || 2.0.72 || 2.1.112 || 2.1.113 || 2.1.153 || 2.1.238 || 2.1.260 || 2.1.309 || 2.1.332", params: { fault: "400-too-long" }, verdict: "GREEN", note: "2–5 summary requests, each 400; no boundary, no summary row; the next request carries the whole conversation (7 messages)" },
+    {
+      versions: "1.0.119 || 1.0.128 || 2.0.72 || 2.1.112 || 2.1.113 || 2.1.153 || 2.1.237 || 2.1.238 || 2.1.260 || 2.1.309 || 2.1.332",
+      params: { fault: "400-too-long" },
+      verdict: "GREEN",
+      note: "2–5 summary requests, each 400; no boundary, no summary row; the next request carries the whole conversation (7 messages); one run each (1.0.119, 2.1.237 and 2.1.332 on 2026-12-06)",
+    },
   ],
+  publicRecord: {
+    role: "guard",
+    guard:
+      "the reports' trigger is a compaction failing on a real conversation near the context window (#3561, #57636), in the UI; ccrepro fails the summary request of `/compact` in a 3-turn headless session with the API's 400 prompt-too-long (500, 429 and 401 are retried past its wait), and every release measured keeps the history and records no summary.",
+    releases: [
+      { version: "1.0.119", says: "reported", source: "#3561" },
+      { version: "2.1.237", says: "reported", source: "#57636" },
+    ],
+  },
   needs: ["stream-json-input"],
 });

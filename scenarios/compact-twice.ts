@@ -84,8 +84,20 @@ export default defineScenario({
   // 1.0.128–2.1.332, 3 each, and 2.1.153 20 more times in the test runner (docs/scenarios/compact-twice.md).
   known: [
     { versions: ">=1.0.128 <2.1.153", verdict: "GREEN", note: "no row copied across the first boundary (1.0.128, 2.0.72, 2.1.112, 2.1.113, 2.1.146–2.1.152); unpaced (gapMs=0), 2.1.152 rewrites the last turn just before a boundary in 8 of 11 runs (turn-rewritten)" },
-    { versions: ">=2.1.153 <2.1.310", verdict: "RED", finding: "rows-reappended", note: "the second /compact re-appends the rows from before the first boundary, same uuids (6 on 2.1.153, 10 on 2.1.234–2.1.260, 17–18 on 2.1.281–2.1.309)" },
+    {
+      versions: ">=2.1.153 <2.1.310",
+      verdict: "RED",
+      finding: "rows-reappended",
+      note: "the second /compact re-appends the rows from before the first boundary, same uuids (6 on 2.1.153, 10 on 2.1.234–2.1.260, 17–18 on 2.1.281–2.1.309); #92089's releases re-run paced 2026-12-06: 2.1.237 3 of 3, 2.1.238 3 of 3, 2.1.260 3 of 3 RED",
+    },
     { versions: ">=2.1.310", verdict: "GREEN", note: "no copies (2.1.310, 2.1.311, 2.1.332)" },
   ],
+  publicRecord: {
+    role: "reproduction",
+    releases: [
+      { version: "2.1.237", says: "reported", source: "#92089" },
+      { version: "2.1.260", says: "reported", source: "#92089" },
+    ],
+  },
   needs: ["stream-json-input"],
 });

@@ -15,25 +15,30 @@ const DAMAGE = {
   "cut-tail": (text: string) => text + CUT,
   none: (text: string) => text,
 };
-const params = z.strictObject({ damage: choice(["corrupt-line", "corrupt-row", "cut-tail", "none"], { default: "corrupt-line" }) });
+// CHANGELOG 2.1.121: "Fixed `--resume` failing on large sessions when a transcript line was corrupted". 2.1.112's cli.js
+// reads a transcript over 5 MiB (5242880 bytes) through another path; "large" (the default) pads the file past that with
+// rows of a type the loader ignores, before the damage; "small" leaves it at a few KB.
+const PAD_ROW = JSON.stringify({ type: "ccrepro-padding", text: "x".repeat(64 * 1024) });
+const pad = (text: string) => Array.from({ length: 96 }, () => PAD_ROW).join("\n") + "\n" + text;
+const params = z.strictObject({ damage: choice(["corrupt-line", "corrupt-row", "cut-tail", "none"], { default: "corrupt-line" }), size: choice(["small", "large"], { default: "large" }) });
 
 export default defineScenario({
   name: "resume-history-lost",
-  summary: "`--resume` of a session whose transcript has a corrupt or cut-off line still sends every turn the transcript holds.",
-  source: "anthropics/claude-code#35024, #21617, #58554, #88597: a resumed session comes back with part of its history, or none (corrupt-line skipping fixed in 2.1.121).",
+  summary: "`--resume` of a session whose transcript (over 5 MiB by default) has a corrupt or cut-off line still sends every turn the transcript holds.",
+  source: "anthropics/claude-code#35024, #50347, #21617, #58554, #88597: a resumed session comes back with part of its history, or none (CHANGELOG 2.1.121: `--resume` failing on large sessions with a corrupted line fixed).",
   link: "https://github.com/anthropics/claude-code/issues/35024",
   params,
   findings: ["history-lost", "resume-refused"],
   sessions: [s1, s2],
   mockScript: () => conversation(Object.fromEntries(STREAMS.map((stream, i) => [stream, { marker: TURNS[i]!, replies: [], then: text(`answer ${i + 1}`) }]))),
-  steps: ({ damage }) => [
+  steps: ({ damage, size }) => [
     start(s1, { prompt: `${TURNS[0]} say one` }),
     wait("turn one answered", resultPrinted(s1)),
     send(s1, `${TURNS[1]} say two`),
     wait("turn two answered", resultPrinted(s1, { count: 2 })),
     stop(s1),
     wait("session 1 exited", sessionEnded(s1)),
-    editTranscript(`damage: ${damage}`, { of: s1, edit: DAMAGE[damage] }),
+    editTranscript(`damage: ${damage}, size: ${size}`, { of: s1, edit: (text) => (size === "large" ? pad(DAMAGE[damage](text)) : DAMAGE[damage](text)) }),
     resume(s2, { from: s1, prompt: `${TURNS[2]} say three` }),
     wait("the resumed turn ended", resultPrinted(s2)),
   ],
@@ -59,10 +64,37 @@ export default defineScenario({
     );
     return { reached: reached(), findings, notes: [`transcript ${transcript.path}: ${held.length} messages before the resume; the resumed request starts ${asked.stream}`] };
   },
-  // Not reproduced: `ccrepro run resume-history-lost --claude V --param damage=D` (2026-12-01), every damage GREEN.
+  // `ccrepro run resume-history-lost --claude V [--param damage=D] [--param size=small]`; the large boundaries by `ccrepro
+  // bisect resume-history-lost --old 1.0.128 --new 2.1.118` (2.1.89/2.1.90) and the CHANGELOG (2.1.120/2.1.121), each side
+  // run 3 times (2026-12-06); small: 2026-12-01 and 2026-12-06.
   known: [
-    { versions: "1.0.128 || 2.1.112 || 2.1.114 || 2.1.118 || 2.1.120 || 2.1.281 || 2.1.332", verdict: "GREEN", note: "corrupt-line and cut-tail: the bad line is skipped, every held message comes back" },
-    { versions: "2.1.112 || 2.1.332", params: { damage: "corrupt-row" }, verdict: "GREEN", note: "only the destroyed row's message is missing; the chain is mended past it" },
+    { versions: "2.1.69", params: { size: "large" }, verdict: "INCONCLUSIVE", note: "the resumed session sent no request and printed no error result (1 run, 2026-12-06)" },
+    { versions: ">=1.0.128 <2.1.90", params: { size: "large" }, verdict: "GREEN", note: "the corrupt line is skipped, every held message comes back (1.0.128, 2.1.20, 2.1.68, 2.1.79, 2.1.85, 2.1.87, 2.1.88; 2.1.89 3 of 3)" },
+    {
+      versions: ">=2.1.90 <2.1.115",
+      params: { size: "large" },
+      verdict: "RED",
+      finding: "history-lost",
+      note: "the resumed request stops at the corrupt line: the prompt after it is missing (2.1.90 3 of 3, 2.1.111, 2.1.112, 2.1.113, 2.1.114)",
+    },
+    {
+      versions: ">=2.1.115 <2.1.121",
+      params: { size: "large" },
+      verdict: "RED",
+      finding: "resume-refused",
+      note: "the resume fails: \"Failed to resume session: JSON Parse error: Unterminated string\", no request sent (2.1.116, 2.1.117; 2.1.118 3 of 3 and with cut-tail; 2.1.120 3 of 3)",
+    },
+    { versions: ">=2.1.121", params: { size: "large" }, verdict: "GREEN", note: "the corrupt line is skipped (2.1.121 3 of 3, 2.1.332)" },
+    { versions: "1.0.128 || 2.1.111 || 2.1.112 || 2.1.114 || 2.1.118 || 2.1.120 || 2.1.121 || 2.1.281 || 2.1.332", params: { size: "small" }, verdict: "GREEN", note: "corrupt-line and cut-tail in a small transcript: the bad line is skipped, every held message comes back" },
+    { versions: "2.1.112 || 2.1.332", params: { damage: "corrupt-row", size: "small" }, verdict: "GREEN", note: "only the destroyed row's message is missing; the chain is mended past it" },
   ],
+  publicRecord: {
+    role: "reproduction",
+    releases: [
+      { version: "2.1.111", says: "reported", source: "#35024 et al. (2.1.111–2.1.118)" },
+      { version: "2.1.118", says: "reported", source: "#35024 et al. (2.1.111–2.1.118)" },
+      { version: "2.1.121", says: "fixed", source: "CHANGELOG 2.1.121" },
+    ],
+  },
   needs: ["stream-json-input", "resume"],
 });

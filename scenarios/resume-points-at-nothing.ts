@@ -12,7 +12,7 @@ const ID = "3c0e1f2a-5b6d-4e7f-8a9b-0c1d2e3f4a5b";
 
 export default defineScenario({
   name: "resume-points-at-nothing",
-  summary: "`claude -p --resume ID` of a session that died before its transcript was written fails, naming the missing conversation, instead of starting a new one.",
+  summary: "Guard: `claude -p --resume ID` of a session that died before its transcript was written fails, naming the missing conversation, instead of starting a new one.",
   source:
     "anthropics/claude-code#93132 (a process died before its transcript was flushed; the resume reported the history \"no longer on disk\"), " +
     "#58760: a resume that points at no transcript.",
@@ -47,7 +47,13 @@ export default defineScenario({
   // Not reproduced: `ccrepro run resume-points-at-nothing --claude V` (2026-12-01).
   known: [
     { versions: "1.0.128", verdict: "GREEN", note: "exit 1, no result line; stderr: No conversation found with session ID" },
-    { versions: "2.1.112 || 2.1.139 || 2.1.281 || 2.1.332", verdict: "GREEN", note: "exit 1, result error_during_execution: \"No conversation found with session ID: …\"" },
+    { versions: "2.1.112 || 2.1.139 || 2.1.281 || 2.1.332", verdict: "GREEN", note: "exit 1, result error_during_execution: \"No conversation found with session ID: …\"; one run each (2026-12-01), 2.1.139 twice more and 2.1.332 once more on 2026-12-06" },
   ],
+  publicRecord: {
+    role: "guard",
+    guard:
+      "#93132's trigger is the interactive UI reading a dangling `~/.claude/sessions/<pid>.json` pointer left by a process that died before flushing its transcript (\"conversation history is no longer on disk\"); ccrepro exercises the headless `-p --resume <id>` of such a session (#58760's form), which every release measured refuses with \"No conversation found\".",
+    releases: [{ version: "2.1.139", says: "reported", source: "#58760" }],
+  },
   needs: ["stream-json-input", "resume"],
 });
