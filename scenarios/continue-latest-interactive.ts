@@ -94,7 +94,7 @@ export default defineScenario({
       versions: "2.1.90 || 2.1.100 || 2.1.101 || 2.1.112 || 2.1.278 || 2.1.332",
       verdict: "RED",
       finding: "continued-nothing",
-      note: "bisected (first RED 2.1.90; 2.1.90 5 of 5): the UI exits 1 before its prompt, no request; `-p --continue` was fixed in 2.1.101, the UI's never was",
+      note: "bisected (first RED 2.1.90; 2.1.90 5 of 5; 2.1.278, #82536's release, 3 of 3 by 2026-12-06): the UI exits 1 before its prompt, no request; `-p --continue` was fixed in 2.1.101, the UI's never was",
     },
     {
       versions: "2.1.89 || 2.1.90 || 2.1.113 || 2.1.278 || 2.1.332",
@@ -103,6 +103,13 @@ export default defineScenario({
       note: "measured (2.1.332 4 of 4): after two interactive sessions the UI continues the second, in its transcript, with its turn in the request",
     },
   ],
+  publicRecord: {
+    role: "reproduction",
+    releases: [
+      { version: "2.1.90", says: "reported", source: "#82536 (broken since 2.1.90, as #43013 found for `-p`)" },
+      { version: "2.1.278", says: "reported", source: "#82536" },
+    ],
+  },
   needs: ["resume"],
   timeoutMs: 240_000,
 });

@@ -49,5 +49,9 @@ export default defineScenario({
     { versions: "1.0.128 || 2.1.89 || 2.1.112 || 2.1.281 || 2.1.332", verdict: "GREEN", note: "measured: the continued run keeps the second session's id and carries its turn" },
     { versions: ">=2.1.90 <2.1.101", verdict: "RED", finding: "continued-nothing", note: "bisected (first RED 2.1.90, last RED 2.1.100; 5 of 5 runs on each side): a new session id, a request with only the new prompt" },
   ],
+  publicRecord: {
+    role: "reproduction",
+    releases: [{ version: "2.1.90", says: "reported", source: "#43013" }],
+  },
   needs: ["stream-json-output", "resume"],
 });

@@ -53,7 +53,8 @@ const steps = (p: Params) => [
 
 export default defineScenario({
   name: "interrupt-mid-tool-resume",
-  summary: "Stopped while a foreground Bash call runs, then resumed: the resumed request must pass the real API; whether the call is kept is recorded.",
+  summary:
+    "Guard: stopped while a foreground Bash call runs, then resumed: the resumed request must pass the real API (it does not up to 1.0.27); whether the call is kept is recorded.",
   source:
     "anthropics/claude-code#5317 and its duplicates: after an interrupted or resumed session the API answers 400 " +
     "\"tool_use ids were found without tool_result blocks immediately after\". Red only through the global request-rejected-by-api.",
@@ -65,7 +66,25 @@ export default defineScenario({
   sessions: [s1, s2],
   steps,
   check: (rec) => checkInterruptedCall(rec, { stopped: s1.name, resumed: s2.name, stream: "main", resumedPrompt: "RESUMED_MSG", toolRunsMs: TOOL_MS, stopAfterMs: STOP_AFTER_MS }),
+  // `ccrepro bisect interrupt-mid-tool-resume --old 1.0.24 --new 1.0.77` (2026-12-06): last RED 1.0.27, first GREEN 1.0.30;
+  // then `--repeat 3` on each side.
   known: [
+    {
+      versions: "1.0.24 || 1.0.27",
+      params: { how: "sigkill" },
+      verdict: "RED",
+      finding: "request-rejected-by-api",
+      note:
+        "#5317's 400: the resumed request keeps the tool_use with no tool_result after it (\"messages.1: `tool_use` ids were found without `tool_result` blocks immediately after\"), " +
+        "then the new prompt (1.0.24 2 of 2 runs, 1.0.27 4 of 4)",
+    },
+    {
+      versions: "1.0.30 || 1.0.33 || 1.0.39 || 1.0.54 || 1.0.77",
+      params: { how: "sigkill" },
+      verdict: "GREEN",
+      finding: "interrupted-call-erased",
+      note: "from 1.0.30 the call is erased instead: first prompt, a synthetic \"No response requested.\", the new prompt (1.0.30 4 of 4 runs, 1.0.77 2 of 2; 1.0.33, 1.0.39, 1.0.54 bisected)",
+    },
     {
       versions: "1.0.128 || 2.0.0 || 2.0.50 || 2.1.0 || 2.1.112 || 2.1.150 || 2.1.234",
       params: { how: "sigkill" },
@@ -104,7 +123,16 @@ export default defineScenario({
       note: `claude retries the faulted step with the same one-message history, which conforms; no release found whose next request the API would reject (measured on ${measured}; the call erased before 2.1.332, kept on it)`,
     })),
   ],
-  // Measured from 1.0.128 on; it stops a foreground call, so it needs no background task.
+  publicRecord: {
+    role: "guard",
+    guard:
+      "the reports' trigger is Escape pressed in the interactive UI while a tool runs (#2179 on 1.0.24, #5705 on 1.0.77); ccrepro stops the headless process mid-call and resumes it, the form an orchestrator meets, which leaves the same unanswered tool_use and the same 400 on 1.0.24–1.0.27, and conforming requests from 1.0.30 on.",
+    releases: [
+      { version: "1.0.24", says: "reported", source: "#2179 (a 400 after Escape mid tool call)" },
+      { version: "1.0.77", says: "reported", source: "#5705 (double Escape on a running Bash call)" },
+    ],
+  },
+  // Measured from 1.0.24 on; it stops a foreground call, so it needs no background task.
   needs: ["stream-json-input", "resume"],
   timeoutMs: 300_000,
 });

@@ -1,5 +1,5 @@
 // A `claude -p --resume` turn must be able to read from the prompt cache all of the conversation the previous turn cached.
-import { bash, choice, conversation, defineScenario, flag, print, session, text, z } from "../kit/index.ts";
+import { bash, choice, conversation, defineScenario, flag, mcpServer, print, session, text, z } from "../kit/index.ts";
 import { auditCache, describeBoundary, finding, notReached, reached, resultOf, resumeCacheFindings } from "../kit/checkers.ts";
 
 const params = z.strictObject({
@@ -7,6 +7,8 @@ const params = z.strictObject({
   tool: flag({ default: true }),
   // How each prompt reaches `claude -p`: as its argument, or on stdin.
   prompt: choice(["arg", "stdin"], { default: "arg" }),
+  // Every turn gets an MCP server (one tool): one of the triggers CHANGELOG 2.1.90 names for its resume fix.
+  mcp: flag({ default: false }),
 });
 type Params = z.output<typeof params>;
 
@@ -14,6 +16,8 @@ const MARKER = "CCREPRO_CACHE_7Q";
 const PROMPTS = [`${MARKER} first turn: reply with exactly the word: one`, "second turn: reply with exactly the word: two", "third turn: reply with exactly the word: three"];
 const SESSIONS = [session("p1"), session("p2"), session("p3")];
 const FINDING = "resume-reads-less-than-readable";
+// #34629's own symptom, "cache_read never grows": the last resume reads no more than the first did, though the conversation grew.
+const NEVER_GROWS = "resume-reads-never-grow";
 
 // The rule (checker/cache-audit.ts, resumeCacheFindings): at each `--resume` boundary, the last request of the previous
 // process wrote a cache entry for its prompt up to its last cache_control breakpoint (when long enough, and still alive
@@ -28,10 +32,11 @@ export default defineScenario({
   summary: "Each `claude -p --resume` turn reads from the prompt cache all of the conversation that the previous turn cached.",
   source:
     "anthropics/claude-code#34629: from 2.1.69, `claude --print --resume` stopped reusing the prompt cache; cache reads no longer grow " +
-    "beyond the system prompt, so every resumed turn pays to write the whole conversation again.",
+    "beyond the system prompt, so every resumed turn pays to write the whole conversation again (2.1.68 works). CHANGELOG 2.1.90 fixed a " +
+    "full cache miss on --resume's first request for users with deferred tools, MCP servers or custom agents (regression since 2.1.69).",
   link: "https://github.com/anthropics/claude-code/issues/34629",
   params,
-  findings: [FINDING],
+  findings: [FINDING, NEVER_GROWS],
   mockScript: ({ tool }) =>
     conversation(
       { main: { marker: MARKER, replies: tool ? [bash("echo CACHE_TOOL_DONE", "print a word"), text("one")] : [text("one")], then: text("ok") } },
@@ -39,6 +44,7 @@ export default defineScenario({
       // in `tools`). claude's own result usage then shows what the modelled cache read and wrote.
       { streams: [{ stream: "main", anyUserContains: MARKER }], usage: "cache-model" },
     ),
+  mcpServers: ({ mcp }) => (mcp ? [mcpServer("cachemcp", { tools: ["lookup"] })] : []),
   sessions: SESSIONS,
   steps,
   check(rec) {
@@ -57,6 +63,19 @@ export default defineScenario({
           data: { cost: f.cost },
         }),
       );
+    // The resumed requests' reads, in order: #34629 saw them stuck at the system prompt, however long the conversation.
+    const reads = stops.map((b) => b.read);
+    if (reads.length >= 2 && reads.at(-1)! <= reads[0]!) {
+      findings.push(
+        finding({
+          id: NEVER_GROWS,
+          title: "the cache reads of resumed requests never grow: the last resume reads no more than the first, as #34629 reports",
+          where: describeBoundary(stops.at(-1)!.boundary),
+          detail: [`tokens read per resume, of those readable: ${stops.map((b) => `~${b.read} of ~${b.readable}`).join(", ")}`],
+          data: { reads },
+        }),
+      );
+    }
     const point =
       missing !== undefined
         ? notReached(`session ${missing.name} printed no result`)
@@ -65,26 +84,45 @@ export default defineScenario({
           : reached();
     return { reached: point, findings, notes: audit.notes };
   },
+  // Measured 2026-12-06 with `ccrepro run print-resume-cache-reuse --claude V [--param mcp=true] --repeat 3` (docs/scenarios/print-resume-cache-reuse.md).
   known: [
     {
       versions: "2.1.68",
       verdict: "RED",
       finding: FINDING,
       note:
-        "small: on resume the skills reminder leaves the first user message, so the 1st resume reads tools + system only (~290 tokens lost); " +
-        "a breakpoint on the message before the last lets the 2nd resume read up to the previous reply (~95 lost)",
+        "small, and the reads grow (3 of 3 runs): on resume the skills reminder leaves the first user message, so the 1st resume reads tools + system only (~290 tokens lost); " +
+        "a breakpoint on the message before the last lets the 2nd resume read up to the previous reply (~95 lost). #34629 calls 2.1.68 working: its cost was the reads that never grow",
     },
     {
-      versions: "2.1.69",
+      versions: "2.1.69 || 2.1.87 || 2.1.90 || 2.1.91 || 2.1.92",
       verdict: "RED",
-      finding: FINDING,
-      note: "#34629: the same rewritten history and only one message breakpoint, so every resume reads tools + system only (measured on 2.1.69)",
+      finding: NEVER_GROWS,
+      note:
+        "#34629: the skills reminder still moves to the newest prompt on every resume and only the last message has a breakpoint, so every resume reads tools + system only " +
+        "(2.1.69, 2.1.90 and 2.1.92 3 of 3 runs; 2.1.87, 2.1.91 2 of 2 in the bisection)",
     },
-    // `ccrepro bisect print-resume-cache-reuse --old 2.1.69 --new 2.1.150 --repeat 2` (2026-11-30): first GREEN 2.1.94.
-    { versions: "2.1.87 || 2.1.91 || 2.1.92", verdict: "RED", finding: FINDING, note: "bisected, 2 of 2 runs each: every resume still reads tools + system only, as on 2.1.69" },
-    { versions: "2.1.94 || 2.1.97 || 2.1.110", verdict: "GREEN", note: "bisected, 2 of 2 runs each: 2.1.94 is the first release whose resumes read all the previous turn wrote" },
+    {
+      versions: "2.1.89 || 2.1.90",
+      params: { mcp: true },
+      verdict: "RED",
+      finding: NEVER_GROWS,
+      note:
+        "the 2.1.90 fix's trigger (an MCP server; its tool is loaded, not deferred, against a custom base URL) changes nothing here: 2.1.89 and 2.1.90 send the same requests " +
+        "and read tools + system only on each resume, the skills reminder breaking messages[0] (3 of 3 runs each)",
+    },
+    { versions: "2.1.94 || 2.1.97 || 2.1.110", verdict: "GREEN", note: "2.1.94 (3 of 3 runs) is the first release that keeps the skills reminder in the first message on resume: each resume reads all the previous turn wrote (2.1.97, 2.1.110 bisected, 2 of 2)" },
     { versions: ">=2.1.150", verdict: "GREEN", note: "history re-sent byte for byte; each resume reads all the previous turn wrote (measured on 2.1.150, 2.1.281, 2.1.332)" },
+    { versions: "2.1.332", params: { mcp: true }, verdict: "GREEN", note: "with an MCP server too (1 run)" },
   ],
+  publicRecord: {
+    role: "reproduction",
+    releases: [
+      { version: "2.1.68", says: "works", source: "#34629" },
+      { version: "2.1.69", says: "reported", source: "#34629" },
+      { version: "2.1.90", says: "fixed", source: "CHANGELOG 2.1.90", params: { mcp: true } },
+    ],
+  },
   // Plain `claude -p` turns: no stream-json input, only --resume and stream-json output.
   needs: ["stream-json-output", "resume"],
   timeoutMs: 360_000,

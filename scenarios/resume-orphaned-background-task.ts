@@ -81,6 +81,10 @@ export default defineScenario({
     },
     { versions: ">=2.1.234", params: { background: false }, verdict: "GREEN", note: "control: with nothing orphaned, the first result is the answer (measured on 2.1.234, 2.1.332)" },
   ],
+  publicRecord: {
+    role: "reproduction",
+    releases: [{ version: "2.1.234", says: "reported", source: "bb #1718 (an orchestrator's report on the Agent SDK; no claude-code issue found)", driver: "sdk" }],
+  },
   timeoutMs: 240_000,
   // The check reads the orphaned task from session 1's `system/task_started` line.
   needs: (p) => ["stream-json-input", "resume", ...(p.background ? (["background-bash", "stream-task-events"] as const) : [])],

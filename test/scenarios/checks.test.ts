@@ -88,6 +88,7 @@ describe("print-resume-cache-reuse's check", () => {
     expect(red.findings.map((f) => [f.id, f.where])).toEqual([
       ["resume-reads-less-than-readable", "process resume 1 (main, prompt): req 2 → req 3"],
       ["resume-reads-less-than-readable", "process resume 2 (main, prompt): req 3 → req 4"],
+      ["resume-reads-never-grow", "process resume 2 (main, prompt): req 3 → req 4"],
     ]);
     expect(printCheck(recordedRun("print-resume-green-2.1.332"))).toMatchObject({ verdict: "GREEN", ids: [] });
   });

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { loadRecordings } from "../../harness/recordings.ts";
 import { findScenario } from "../../scenarios/index.ts";
-import { copyRun, editJsonLines, recordedRun } from "../fixtures/runs/edit-run.ts";
+import { copyRun, editBody, editJsonLines, recordedRun } from "../fixtures/runs/edit-run.ts";
 
 const scenario = findScenario("continue-latest")!;
 const check = (dir: string) => scenario.check(loadRecordings(dir), scenario.params.parse({}));
@@ -34,5 +34,63 @@ describe("continue-latest's check", () => {
     const dir = copyRun(recordedRun("continue-red-2.1.100"));
     editJsonLines(dir, "mock/index.jsonl", (lines) => lines.map((line) => (line.seq === 3 && line.kind === "request" ? { ...line, stream: "side" } : line)));
     expect(check(dir)).toMatchObject({ verdict: "INCONCLUSIVE", findings: [] });
+  });
+
+  const GREEN_IDS = { first: "e6b7e57a-c157-4645-aaed-2ff92d847d8e", second: "d6433439-5371-4bf0-871c-a38bedfb100a" };
+  // The continued session's init line says another session id.
+  const continuedAs = (dir: string, id: string) =>
+    editJsonLines(dir, "sessions/continued/stdout.jsonl", (lines) => lines.map((line) => ({ ...line, raw: (line.raw as string).replaceAll(GREEN_IDS.second, id) })));
+
+  it("2.1.89: the notes name the three session ids", () => {
+    expect(check(recordedRun("continue-green-2.1.89")).notes).toEqual([
+      `session ids: first ${GREEN_IDS.first}, second ${GREEN_IDS.second}, continued ${GREEN_IDS.second} (the second's)`,
+    ]);
+  });
+
+  it("2.1.100: the finding says what the request held, and the notes that the id is a new one", () => {
+    const result = check(recordedRun("continue-red-2.1.100"));
+    expect(result.findings[0]).toMatchObject({
+      red: true,
+      title: '--continue started a new conversation: its first request holds only the new prompt, not "CCREPRO_CONT_SECOND_4T say two"',
+      where: "request #3 (session id ec2cb241-251e-4fef-ba19-c190fa4e42ac)",
+    });
+    expect(result.notes[0]).toMatch(/, continued ec2cb241-251e-4fef-ba19-c190fa4e42ac \(a new one\)$/);
+  });
+
+  it("names the older session in continued-wrong-session, and a continued id equal to the first's", () => {
+    const dir = copyRun(recordedRun("continue-green-2.1.89"));
+    editJsonLines(dir, "mock/index.jsonl", (lines) => lines.map((line) => (line.seq === 3 && line.kind === "request" ? { ...line, stream: "first" } : line)));
+    continuedAs(dir, GREEN_IDS.first);
+    const result = check(dir);
+    expect(result.findings[0]).toMatchObject({
+      title: `--continue carried on the older conversation (${GREEN_IDS.first}), not the most recent one (${GREEN_IDS.second})`,
+      where: `request #3 (session id ${GREEN_IDS.first})`,
+    });
+    expect(result.notes[0]).toMatch(/\(the first's\)$/);
+  });
+
+  it.each([
+    [2, ["history-missing"]],
+    [3, []],
+  ])("with %i messages in the continued request: %j", (count, expected) => {
+    const dir = copyRun(recordedRun("continue-green-2.1.89"));
+    editBody(dir, 3, (body) => {
+      body.messages = body.messages.slice(-count);
+    });
+    const result = check(dir);
+    expect(result.findings.map((f) => f.id)).toEqual(expected);
+    if (expected.length > 0) expect(result.findings[0]!.title).toBe(`the continued request has ${count} messages, not the earlier turn and the new prompt`);
+  });
+
+  it.each(["first", "second", "continued"])("is INCONCLUSIVE when session %s printed no system/init line", (label) => {
+    const dir = copyRun(recordedRun("continue-green-2.1.89"));
+    editJsonLines(dir, `sessions/${label}/stdout.jsonl`, (lines) => lines.filter((line) => !(line.raw as string).includes('"subtype":"init"')));
+    expect(check(dir)).toMatchObject({ verdict: "INCONCLUSIVE", reason: "a session printed no system/init line", findings: [] });
+  });
+
+  it("is INCONCLUSIVE, with the reason, when the continued session sent no main-loop request", () => {
+    const dir = copyRun(recordedRun("continue-red-2.1.100"));
+    editJsonLines(dir, "mock/index.jsonl", (lines) => lines.map((line) => (line.seq === 3 && line.kind === "request" ? { ...line, stream: "side" } : line)));
+    expect(check(dir)).toMatchObject({ verdict: "INCONCLUSIVE", reason: "the continued session sent no main-loop request" });
   });
 });

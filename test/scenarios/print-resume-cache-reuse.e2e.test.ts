@@ -1,5 +1,6 @@
 // print-resume-cache-reuse on real releases: 2.1.69 (anthropics/claude-code#34629) reads no more than the system prompt
-// from the cache on each `claude -p --resume`; 2.1.332 reads all the previous turn cached, with the prompt on stdin.
+// from the cache on each `claude -p --resume`; 2.1.68 (#34629's working release) loses a little but its reads grow;
+// 2.1.332 reads all the previous turn cached, with the prompt on stdin.
 import { describe, expect, it } from "vitest";
 import { auditCache } from "../../checker/cache-audit.ts";
 import { loadRecordings } from "../../harness/recordings.ts";
@@ -23,6 +24,8 @@ describe(SCENARIO, { timeout: E2E_TIMEOUT_MS }, () => {
     expect(run.record.harnessError).toBeNull();
     expect(run.record.result?.verdict, verdictMessage(run)).toBe("RED");
     expect(run.record.result?.findings.filter((f) => f.id === "resume-reads-less-than-readable")).toHaveLength(2);
+    // #34629's own symptom: the reads never grow.
+    expect(run.record.result?.findings.filter((f) => f.id === "resume-reads-never-grow")).toHaveLength(1);
     const reads = resumedReads(run.runDir);
     expect(reads.map((r) => [r.kind, r.readEnd])).toEqual([
       ["stop", "system[2]"],
@@ -31,6 +34,15 @@ describe(SCENARIO, { timeout: E2E_TIMEOUT_MS }, () => {
     // The reads do not grow with the conversation: the second resume reads what the first did.
     expect(reads[1]!.read).toBe(reads[0]!.read);
     for (const r of reads) expect(r.read).toBeLessThan(r.beforeWrote);
+  });
+
+  it("is RED on 2.1.68, which #34629 calls working, with a small loss only: its reads grow", async () => {
+    const run = await runOnRelease(SCENARIO, "2.1.68");
+    expect(run.record.harnessError).toBeNull();
+    expect(run.record.result?.verdict, verdictMessage(run)).toBe("RED");
+    expect(run.record.result?.findings.map((f) => f.id)).toEqual(["resume-reads-less-than-readable", "resume-reads-less-than-readable"]);
+    const reads = resumedReads(run.runDir);
+    expect(reads[1]!.read).toBeGreaterThan(reads[0]!.read);
   });
 
   // Both sides of the fix, as bisected.
