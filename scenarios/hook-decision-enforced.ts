@@ -51,7 +51,7 @@ const IN_UI: Record<How, string> = {
 
 export default defineScenario({
   name: "hook-decision-enforced",
-  summary: "A PreToolUse deny or ask keeps a Bash write from running, and a UserPromptSubmit block keeps the prompt from the model.",
+  summary: "Guard: a PreToolUse deny or ask keeps a Bash write from running, and a UserPromptSubmit block keeps the prompt from the model (the reported exit 2 that does not hold is not reproduced).",
   source: "anthropics/claude-code#95726, #80039, #26923: a hook's deny or block was not enforced.",
   link: "https://github.com/anthropics/claude-code/issues/95726",
   params: z.strictObject({
@@ -98,6 +98,16 @@ export default defineScenario({
     const shown = next.toolResults.map((r) => r.text).join(" | ");
     if (p.how !== "ask" && !shown.includes(REASON)) findings.push(finding({ id: "denial-not-shown", title: "the tool result does not carry the hook's reason", where: `request #${next.seq}: ${shown.slice(0, 160)}` }));
     return { reached: reached(), findings, notes: [`tool result: ${shown.slice(0, 200)}`] };
+  },
+  publicRecord: {
+    role: "guard",
+    guard:
+      "The reports' trigger is an exit 2 that does not hold for a Task call (#26923, 2.1.47) or for Edit/Write on Windows (#80039, 2.1.217); " +
+      "this scenario exercises a Bash write on Linux, where exit 2 held on every release measured (2.1.47, 2.1.217 included). Its RED, a PreToolUse ask ignored under -p with bypassed permissions up to 2.1.84, is a finding no report names.",
+    releases: [
+      { version: "2.1.47", says: "reported", source: "#26923", params: { how: "exit2" } },
+      { version: "2.1.217", says: "reported", source: "#80039 (Windows)", params: { how: "exit2" } },
+    ],
   },
   // ccrepro bisect hook-decision-enforced --old 2.1.47 --new 2.1.112 --param how=ask; run … --repeat 5 on 2.1.84 and 2.1.85
   known: [

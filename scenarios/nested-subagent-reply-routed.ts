@@ -20,7 +20,7 @@ const carrier = (rec: Recordings) => requestsOf(rec).find((r) => r.raw().include
 
 export default defineScenario({
   name: "nested-subagent-reply-routed",
-  summary: "A nested subagent's answer to its parent's SendMessage follow-up comes back to the parent as a task-notification.",
+  summary: "Guard: a nested subagent's answer to its parent's SendMessage follow-up comes back to the parent as a task-notification (the reported misrouting is not reproduced; the answer is lost instead).",
   source: "anthropics/claude-code#90463 (open), #89042, #81438, #83599 (2.1.243–2.1.247): a child's reply delivered to the wrong agent.",
   link: "https://github.com/anthropics/claude-code/issues/90463",
   findings: ["nested-reply-misrouted", "nested-reply-lost", "nested-child-task-lost"],
@@ -56,9 +56,19 @@ export default defineScenario({
   },
   // ccrepro bisect nested-subagent-reply-routed --old 2.1.250 --new 2.1.332 --repeat 2; run … --repeat 10 on 2.1.302, 2.1.303, 2.1.304.
   known: [
-    { versions: "<=2.1.303", verdict: "RED", note: "flaky: nested-child-task-lost or nested-reply-lost in most runs up to 2.1.292, about a third by 2.1.303 — 2.1.240 (1 of 1), 2.1.243 (3 of 4), 2.1.245 (5 of 6), 2.1.247 (5 of 5), 2.1.250, 2.1.292 (2 of 2), 2.1.302 (5 of 10), 2.1.303 (5 of 15: nested-reply-lost)" },
+    { versions: "<=2.1.303", verdict: "RED", note: "flaky: nested-child-task-lost or nested-reply-lost in most runs up to 2.1.292, about a third by 2.1.303 — 2.1.240 (1 of 1), 2.1.243 (3 of 4), 2.1.245 (5 of 6), 2.1.247 (5 of 5 on 2026-12-02; 1 of 4, nested-reply-lost, on 2026-12-06), 2.1.250, 2.1.292 (2 of 2), 2.1.302 (5 of 10), 2.1.303 (5 of 15: nested-reply-lost)" },
     { versions: ">=2.1.304", verdict: "GREEN", note: "the answer reaches the busy parent: 2.1.304 (15 of 15), 2.1.305, 2.1.307, 2.1.312 (2 each), 2.1.332 (6 of 6)" },
   ],
+  publicRecord: {
+    role: "guard",
+    guard:
+      "The reports (2.1.243–2.1.247) describe a nested child's reply delivered to the wrong agent; with the reports' trigger (a busy parent's SendMessage follow-up to its background child) no run sent the answer to the root: " +
+      "these releases lose the child's first task or its answer instead (RED nested-child-task-lost, nested-reply-lost), and nested-reply-misrouted guards the reported symptom.",
+    releases: [
+      { version: "2.1.243", says: "reported", source: "#90463, #89042, #81438, #83599 (2.1.243–2.1.247)" },
+      { version: "2.1.247", says: "reported", source: "#90463, #89042, #81438, #83599 (2.1.243–2.1.247)" },
+    ],
+  },
   needs: ["stream-json-input", "send-message", "background-subagent", "task-notification"],
   timeoutMs: 150_000,
 });

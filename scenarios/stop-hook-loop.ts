@@ -11,7 +11,7 @@ const HOOKS = { block: block(REASON), exit2: exit2(REASON), silent: allow(), con
 
 export default defineScenario({
   name: "stop-hook-loop",
-  summary: "A Stop hook that always blocks is capped, the cap is reported, and a hook that does not block ends the turn.",
+  summary: "Guard: a Stop hook that always blocks is capped, the cap is reported, and a hook that does not block ends the turn (the reports' triggers, a silent hook and /goal, are not the default here).",
   source: "anthropics/claude-code#43906, #85917, #78121: a Stop hook that always blocks makes claude loop without end.",
   link: "https://github.com/anthropics/claude-code/issues/43906",
   params: z.strictObject({
@@ -64,7 +64,17 @@ export default defineScenario({
     { versions: ">=2.1.143 <2.1.281", params: { event: "Stop", hook: "block" }, verdict: "RED", finding: "stop-cap-unreported", note: "ended after 9 blocks (8 continuations), result success, no stop-hook-block-cap notification (2.1.143, 2.1.211, 2.1.233, 2.1.280)" },
     { versions: ">=2.1.281", params: { event: "Stop", hook: "block" }, verdict: "GREEN", note: "9 blocks, then system/notification stop-hook-block-cap and an informational warning naming CLAUDE_CODE_STOP_HOOK_BLOCK_CAP (2.1.281, 2.1.332)" },
     { versions: "2.1.332", params: { event: "Stop", hook: "silent" }, verdict: "GREEN", note: "one call, the turn ends" },
+    { versions: "2.1.142", params: { event: "Stop", hook: "silent" }, verdict: "GREEN", note: "one call, the turn ends, no continuation: #43906's trigger (a hook exiting 0 with no output) does not loop on this pre-cap release either (1 run, 2026-12-06)" },
     { versions: "2.1.332", params: { event: "SubagentStop", hook: "block" }, verdict: "RED", finding: "stop-cap-unreported", note: "the subagent's loop ends after 9 blocks too, with no notification on the session's stdout" },
   ],
+  publicRecord: {
+    role: "guard",
+    guard:
+      "#43906's trigger is a Stop hook that exits 0 with no output (here hook=silent, GREEN on 2.1.142 and 2.1.332; the report names no release); #78121's is /goal's own Stop hook on 2.1.211. " +
+      "This scenario exercises a user Stop hook that always blocks: on 2.1.211 it loops 9 times, as #78121 saw, and ends with no notice (stop-cap-unreported).",
+    releases: [
+      { version: "2.1.211", says: "reported", source: "#78121", params: { event: "Stop", hook: "block" } },
+    ],
+  },
   timeoutMs: 150_000,
 });

@@ -1,6 +1,6 @@
 // A subagent that starts a background command and ends its turn must be woken with the command's <task-notification>,
 // as the tool result promised ("You will be notified when it completes"): anthropics/claude-code#85534.
-import { bash, conversation, defineScenario, milliseconds, quietFor, allOf, anyOf, requestsMade, session, start, stop, subagent, text, wait, z } from "../kit/index.ts";
+import { bash, conversation, defineScenario, milliseconds, quietFor, allOf, anyOf, press, requestsMade, session, start, stop, subagent, terminal, text, type, wait, z, type StepContext } from "../kit/index.ts";
 import { fileOf, finding, notReached, reached, requestsOf, type Recordings } from "../kit/checkers.ts";
 
 const MARKER = "BG_NOTIFY_MAIN_4W";
@@ -29,12 +29,15 @@ export default defineScenario({
         then: text("The task finished."),
       },
     }),
-  steps: (p) => [
-    ...start(s1, { prompt: `${MARKER} delegate the task` }),
+  // headless: a stream-json session with stdin held open; terminal: the interactive UI (the reporter's sessions), the
+  // prompt typed, the UI left open while the run watches, then reaped.
+  steps: (p, { driver }: StepContext) => [
+    driver === "terminal" ? [terminal(s1), type(s1, `${MARKER} delegate the task`), press(s1, "enter")] : start(s1, { prompt: `${MARKER} delegate the task` }),
     // Done when the notification reached the subagent, or nothing was sent for the task's length and 10 s more.
     wait("the subagent was notified, or the session went quiet past the task", anyOf((rec) => carrying(rec) !== undefined, allOf(requestsMade(2, { stream: "sub" }), quietFor(p.taskMs + 10_000))), { timeout: p.taskMs + 60_000 }),
-    stop(s1),
+    driver === "terminal" ? [] : stop(s1),
   ],
+  drivers: ["headless", "terminal"],
   check(rec) {
     const sub = requestsOf(rec, { stream: "sub" });
     if (sub.length < 2) return { reached: notReached("the subagent never ended its first turn"), findings: [] };
@@ -52,9 +55,22 @@ export default defineScenario({
   },
   // ccrepro bisect subagent-background-task-notified --old 2.1.218 --new 2.1.226; run … --repeat 5 on 2.1.224 and 2.1.225
   known: [
+    // First match wins, so the UI's entries come first. ccrepro run subagent-background-task-notified --driver terminal --claude V --repeat 2; bisect … --driver terminal --old 2.1.241 --new 2.1.258
+    { versions: ">=2.1.226 <=2.1.241", driver: "terminal", verdict: "RED", finding: "subagent-never-notified", note: "in the interactive UI the command finishes and no subagent request follows its turn, where headless runs of the same releases are GREEN: 2.1.226 (2 of 2), 2.1.241 (2 of 2) and the bisect's last RED (3 runs of 2.1.241 in all)" },
+    { versions: ">=2.1.242", driver: "terminal", verdict: "GREEN", note: "the UI wakes the subagent with the notification: 2.1.258 (2 of 2), 2.1.267, 2.1.242 (3 of 3: 2 runs and the bisect's), the bisect's 2.1.243, 2.1.247" },
     { versions: "<=2.1.197", verdict: "RED", note: "subagent-task-killed: the command dies when the subagent ends its turn (2.1.112, 2.1.197; 2.1.170 also left no bg-done.txt); one of three 2.1.112 runs finished it and never notified" },
     { versions: ">=2.1.198 <=2.1.224", verdict: "RED", finding: "subagent-never-notified", note: "the command finishes (bg-done.txt), no subagent request carries it (2.1.198–2.1.205, 2.1.213–2.1.218, 2.1.224)" },
-    { versions: ">=2.1.225", verdict: "GREEN", note: "the subagent's next request carries the <task-notification> (2.1.225, 2.1.226, 2.1.281, 2.1.332)" },
+    { versions: ">=2.1.225", verdict: "GREEN", note: "the subagent's next request carries the <task-notification> (2.1.225, 2.1.226, 2.1.258, 2.1.281, 2.1.332)" },
   ],
+  publicRecord: {
+    role: "reproduction",
+    releases: [
+      { version: "2.1.223", says: "reported", source: "#85534" },
+      { version: "2.1.226", says: "reported", source: "#85534 (re-verified, interactive, macOS)", driver: "terminal" },
+      { version: "2.1.241", says: "reported", source: "a later report cited by the audit (its thread not found here)", driver: "terminal" },
+      { version: "2.1.258", says: "reported", source: "#91503 (Windows 11), cited in #92952", driver: "terminal" },
+      { version: "2.1.267", says: "works", source: "#80834 (a comment: interactive and headless, macOS)", driver: "terminal" },
+    ],
+  },
   timeoutMs: 150_000,
 });

@@ -21,4 +21,12 @@ describe(SCENARIO, { timeout: E2E_TIMEOUT_MS }, () => {
     expect(run.record.floorMs!).toBeGreaterThan(0);
     expect(run.record.floorMs!).toBeLessThanOrEqual(run.record.wallMs!);
   });
+
+  it("on 2.1.72 (the report's release) with a compaction after call 2 of 5: compacts, still no overrun, RED max-turns-not-flagged only", async () => {
+    const run = await runOnRelease(SCENARIO, "2.1.72", { maxTurns: 5, compactAt: 2 });
+    expect(run.record.harnessError).toBeNull();
+    expect(run.record.result?.verdict, verdictMessage(run)).toBe("RED");
+    expect(run.record.result?.findings.filter((f) => f.red).map((f) => f.id)).toEqual(["max-turns-not-flagged"]);
+    expect(run.record.result?.notes[0]).toContain("5 main requests (1 summary requests besides); result error_max_turns is_error=false num_turns=6");
+  });
 });

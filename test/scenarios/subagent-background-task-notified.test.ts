@@ -4,12 +4,22 @@
 import { describe, expect, it } from "vitest";
 import { loadRecordings } from "../../harness/recordings.ts";
 import { findScenario } from "../../scenarios/index.ts";
-import { recordedRun } from "../fixtures/runs/edit-run.ts";
+import { copyRun, editBody, editFile, recordedRun } from "../fixtures/runs/edit-run.ts";
 
 const scenario = findScenario("subagent-background-task-notified")!;
-const check = (name: string) => {
-  const result = scenario.check(loadRecordings(recordedRun(name)), scenario.params.parse({}));
-  return { ...result, ids: result.findings.map((f) => f.id) };
+const judge = (dir: string) => {
+  const result = scenario.check(loadRecordings(dir), scenario.params.parse({}));
+  return { ...result, ids: result.findings.map((f) => f.id), wheres: result.findings.map((f) => f.where) };
+};
+const check = (name: string) => judge(recordedRun(name));
+// A copy of a recorded run whose working directory at the end lacks `file` (as if it was never written).
+const without = (name: string, file: string) => {
+  const dir = copyRun(recordedRun(name));
+  editFile(dir, "workdir-at-end.json", (text) => {
+    const snapshot = JSON.parse(text) as { files: { path: string }[] };
+    return JSON.stringify({ ...snapshot, files: snapshot.files.filter((f) => f.path !== file) });
+  });
+  return dir;
 };
 
 describe("subagent-background-task-notified's check", () => {
@@ -23,5 +33,42 @@ describe("subagent-background-task-notified's check", () => {
 
   it("2.1.112: RED subagent-task-killed — the command started (bg-started.txt) and never finished", () => {
     expect(check("bg-task-killed-2.1.112")).toMatchObject({ verdict: "RED", ids: ["subagent-task-killed"] });
+  });
+  it("2.1.226 in the interactive UI: RED subagent-never-notified — the command finished, no subagent request followed its turn", () => {
+    expect(check("bg-ui-never-notified-2.1.226")).toMatchObject({ verdict: "RED", ids: ["subagent-never-notified"], wheres: ["0 subagent requests after its turn ended; main requests quoting the output: none"], notes: ["never notified"] });
+  });
+
+  it("2.1.258 in the interactive UI: GREEN — the subagent's request #7 carries the notification", () => {
+    expect(check("bg-ui-notified-2.1.258")).toMatchObject({ verdict: "GREEN", ids: [], notes: ["notified in subagent request #7"] });
+  });
+
+  it("names the main requests, after the subagent's turn, that quote the command's output instead", () => {
+    const dir = copyRun(recordedRun("bg-ui-never-notified-2.1.226"));
+    editBody(dir, 6, (body) => body.messages.unshift({ role: "user", content: "BG-done" }));
+    expect(judge(dir)).toMatchObject({ verdict: "RED", wheres: ["0 subagent requests after its turn ended; main requests quoting the output: #6"] });
+  });
+
+  it("INCONCLUSIVE when the command never started (no bg-started.txt)", () => {
+    expect(judge(without("bg-ui-never-notified-2.1.226", "bg-started.txt"))).toMatchObject({ verdict: "INCONCLUSIVE", ids: [], reason: "the background command never started (no bg-started.txt)" });
+  });
+
+  it("RED subagent-task-killed when the command started and bg-done.txt never appeared", () => {
+    expect(judge(without("bg-ui-never-notified-2.1.226", "bg-done.txt"))).toMatchObject({ verdict: "RED", ids: ["subagent-task-killed"], wheres: ["bg-started.txt without bg-done.txt in the working directory at the end"], notes: ["killed"] });
+  });
+
+  it("GREEN when the notification was delivered, even with bg-done.txt missing", () => {
+    expect(judge(without("bg-ui-notified-2.1.258", "bg-done.txt"))).toMatchObject({ verdict: "GREEN", ids: [], notes: ["notified in subagent request #7"] });
+  });
+
+  it("INCONCLUSIVE when the subagent made fewer than two requests (it never ended its first turn)", () => {
+    const dir = copyRun(recordedRun("bg-ui-never-notified-2.1.226"));
+    editFile(dir, "mock/index.jsonl", (text) => text.replace(/"stream":"sub"(?=[^\n]*"seq":5\b)|("seq":5\b[^\n]*)"stream":"sub"/, (m, pre) => (pre ? `${pre}"stream":"side"` : '"stream":"side"')));
+    expect(judge(dir)).toMatchObject({ verdict: "INCONCLUSIVE", ids: [], reason: "the subagent never ended its first turn" });
+  });
+
+  it("a notification only in the subagent's first two requests does not count: RED", () => {
+    const dir = copyRun(recordedRun("bg-ui-never-notified-2.1.226"));
+    editBody(dir, 5, (body) => body.messages.unshift({ role: "user", content: "<task-notification>early</task-notification>" }));
+    expect(judge(dir)).toMatchObject({ verdict: "RED", ids: ["subagent-never-notified"] });
   });
 });
