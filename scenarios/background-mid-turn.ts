@@ -115,6 +115,14 @@ export default defineScenario({
     { versions: "2.1.332", verdict: "GREEN", note: "10 of 10 runs: the background session re-sends the prompt, runs the tool again and answers once (turn-rerun, informational)" },
     // `ccrepro run background-mid-turn --claude V --repeat 10` on 2026-11-30, and two bisects with --repeat 2:
     // `--old 2.1.231 --new 2.1.260` (first GREEN 2.1.239) and `--old 2.1.231 --new 2.1.236 --finding turn-dropped`.
+    {
+      versions: "2.1.153",
+      verdict: "RED",
+      finding: "turn-dropped",
+      note:
+        "measured 2026-12-06, 3 of 3 runs (tool-killed too in 2): the changelog's 2.1.153 fix of `/bg` while Claude is responding " +
+        "does not reach `/background` typed while a foreground tool runs",
+    },
     { versions: "2.1.160 || 2.1.170 || 2.1.200", verdict: "RED", finding: "turn-dropped", note: "measured, 10 of 10 runs: the turn is dropped (the UI also kills the tool: tool-killed)" },
     {
       versions: "2.1.231",
@@ -153,6 +161,13 @@ export default defineScenario({
     },
     { versions: "2.1.260 || 2.1.290 || 2.1.310", verdict: "GREEN", note: "measured, 10 of 10 runs each: re-run once in the background session (turn-rerun)" },
   ],
+  publicRecord: {
+    role: "reproduction",
+    releases: [
+      { version: "2.1.150", says: "reported", source: "#62118 (\"the latest version\" on 2026-05-25, the report's date)" },
+      { version: "2.1.153", says: "fixed", source: "CHANGELOG 2.1.153 (`/bg` while Claude is responding)" },
+    ],
+  },
   timeoutMs: 240_000,
   needs: ["interactive-background"],
   // The window's race is the machine's as much as the release's: 2.1.238 was RED in 18 of 18 runs alone and GREEN in

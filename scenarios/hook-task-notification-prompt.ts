@@ -64,6 +64,12 @@ export default defineScenario({
   known: [
     { versions: "2.1.234", verdict: "GREEN", note: "mid-turn: the absorbed notification fires no UserPromptSubmit hook" },
     {
+      versions: "2.1.273",
+      verdict: "RED",
+      finding: "synthetic-prompt-indistinguishable",
+      note: "mid-turn, the report's release, measured 2026-12-06 (3 of 3 runs): UserPromptSubmit with the bare <task-notification> as prompt, reusing the typed prompt's prompt_id (prompt-id-reused)",
+    },
+    {
       versions: "2.1.281 || 2.1.332",
       verdict: "RED",
       finding: "synthetic-prompt-indistinguishable",
@@ -77,6 +83,12 @@ export default defineScenario({
       note: "after-turn: UserPromptSubmit with the bare <task-notification> as prompt and the typed prompt's keys; 2.1.332's schema has an optional `source`, sent on neither prompt",
     },
   ],
+  // The report is not on the claude-code tracker, which has none of this hook payload (searched 2026-12-06; #35610 is
+  // the model taking a notification for a user message).
+  publicRecord: {
+    role: "reproduction",
+    releases: [{ version: "2.1.273", says: "reported", source: "a hook-driven loop tool's report (mid-turn)" }],
+  },
   timeoutMs: 120_000,
   // Headless task notifications arrive with the stream's task events: on 2.0.77 and 2.1.0 (which have background Bash
   // and <task-notification>) the session exited 1 after its first result (error_during_execution) instead.

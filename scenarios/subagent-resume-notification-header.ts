@@ -101,7 +101,28 @@ export default defineScenario({
         "the message came 40 ms after the subagent's last answer and the resumed subagent started from a transcript without its last turn",
     },
     { versions: "2.1.332", params: { resumeBy: "send-message" }, verdict: "GREEN", note: "measured (10 of 10 runs): a SendMessage resume keeps the bytes" },
+    {
+      versions: "2.1.233",
+      params: { resumeBy: "send-message" },
+      verdict: "RED",
+      finding: "notification-dropped",
+      note: "measured 2026-12-06, 3 of 3 runs (#86876's release): the SendMessage resume drops the absorbed notification (prefix-changed too)",
+    },
+    {
+      versions: "2.1.273",
+      params: { resumeBy: "send-message" },
+      verdict: "RED",
+      finding: "notification-changed",
+      note: "measured 2026-12-06, 3 of 3 runs (#94728's release): the SendMessage resume flips the header, delta 446, as a task resume does",
+    },
   ],
+  publicRecord: {
+    role: "reproduction",
+    releases: [
+      { version: "2.1.233", says: "reported", source: "#86876 (SendMessage resume drops role:system messages)", params: { resumeBy: "send-message" } },
+      { version: "2.1.273", says: "reported", source: "#94728 (SendMessage resume, messages_changed)", params: { resumeBy: "send-message" } },
+    ],
+  },
   timeoutMs: 180_000,
   // On 2.0.77 and 2.1.0 (background subagents, but no stream task events) the idle subagent was never woken: INCONCLUSIVE
   // after 105 s. Its wake-up comes with the headless task events (2.1.112).

@@ -35,6 +35,16 @@ describe("the public record of the built-ins", () => {
   });
 });
 
+describe("the README's table of built-ins", () => {
+  it("lists every reproduction under reproduced and every guard under guards", () => {
+    const readme = fs.readFileSync(path.join(import.meta.dirname, "..", "..", "README.md"), "utf8");
+    const table = readme.slice(readme.indexOf("| class | reproduced"), readme.indexOf("\n\n", readme.indexOf("| class | reproduced")));
+    const column = (index: number) => table.split("\n").slice(2).flatMap((row) => [...(row.split(" | ")[index] ?? "").matchAll(/`([a-z0-9-]+)`/g)].map((m) => m[1]!));
+    expect(column(1).sort()).toEqual(SCENARIOS.filter((s) => s.publicRecord?.role === "reproduction").map((s) => s.name).sort());
+    expect(column(2).sort()).toEqual(SCENARIOS.filter((s) => s.publicRecord?.role === "guard").map((s) => s.name).sort());
+  });
+});
+
 describe("withSection", () => {
   const section = "## Public record\n\nnew table";
 

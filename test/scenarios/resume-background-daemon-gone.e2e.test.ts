@@ -14,6 +14,19 @@ describe(SCENARIO, { timeout: E2E_TIMEOUT_MS }, () => {
     expect(run.record.result.notes.join("\n")).toMatch(/background session's id, on disk\): exit 0, [1-9]/);
   });
 
+  // #86764's own path: the background session opened from the agents view of a new UI, which is then SIGKILLed. On
+  // Linux the attach did not wedge, and with every listed session stopped both ids resume.
+  // In 2 of 8 runs the background session stopped by itself before its first response (the turn dropped) and the view
+  // offered only a fresh restart: nothing to attach, INCONCLUSIVE. Never RED.
+  it("2.1.223 with attach=agents-view (#86764's path): the attach opens the session and both ids resume (GREEN), or nothing was there to open", async () => {
+    const run = await runOnRelease(SCENARIO, "2.1.223", { attach: "agents-view" });
+    expect(run.record.harnessError).toBeNull();
+    const { verdict, notes, reason } = run.record.result;
+    expect(["GREEN", "INCONCLUSIVE"], verdictMessage(run)).toContain(verdict);
+    if (verdict === "GREEN") expect(notes.join("\n")).toMatch(/background session's id, on disk\): exit 0, [1-9]/);
+    else expect(reason).toBe("the background session's id was not resumed from disk: nothing the agents view opened was tried");
+  });
+
   it("2.1.332: GREEN; the control, resumed while the agent runs, is refused (finding, not red)", async () => {
     const run = await runOnRelease(SCENARIO, "2.1.332");
     expect(run.record.result.verdict, verdictMessage(run)).toBe("GREEN");
