@@ -104,7 +104,7 @@ describe.sequential.each(RELEASES)("claude %s", (version) => {
       ["Read", true],
     ]);
     expect(pre[0]!.payload).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "echo x > sentinel.txt" } });
-    expect(pre[0]!.answer).toEqual({ rule: 0, call: 0, exitCode: reply.exitCode, stdout: reply.stdout ?? "", stderr: reply.stderr ?? "" });
+    expect(pre[0]!.answer).toEqual({ rule: 0, call: 0, exitCode: reply.exitCode, stdout: reply.stdout ?? "", stderr: reply.stderr ?? "", shell: false, signal: null });
     // The record-only events still record (Stop has no answer rule).
     expect(rec.hooks.some((h) => h.event === "Stop" && h.answer === null), runDir).toBe(true);
     // The model is told why: the next request's tool_result carries the hook's text.
