@@ -7,6 +7,7 @@ import { daemonSocketDir } from "../../harness/daemon-hygiene.ts";
 import { RUN_MARKER_VAR } from "../../harness/isolation.ts";
 import { findMarkedProcesses } from "../../harness/processes.ts";
 import { castFile, runLayout } from "../../harness/run-layout.ts";
+import { loadScreens } from "../../harness/recordings.ts";
 import type { CheckedRun as RunResult } from "../../pipeline/run-scenario.ts";
 import { E2E_TIMEOUT_MS, runOnRelease, verdictMessage } from "../e2e-run.ts";
 
@@ -35,10 +36,11 @@ function expectListedSessionStopped({ runDir }: RunResult): void {
 function expectCleanRun(run: RunResult): void {
   expectStepsRan(run);
   const { runDir, record } = run;
-  const screens = fs.readdirSync(runLayout(runDir).screens);
+  // Each terminal step's screen, then the UI's last one once the run ended (screens/index.jsonl lists them in order).
+  const screens = loadScreens(runDir);
   expect(screens.length).toBeGreaterThanOrEqual(8);
-  const last = fs.readFileSync(path.join(runLayout(runDir).screens, screens.sort().at(-1)!), "utf8");
-  expect(last).toMatch(/backgrounded · [0-9a-f]{8}/);
+  expect(screens.at(-1)!.what).toBe("end");
+  expect(screens.filter((s) => s.what !== "end").at(-1)!.text).toMatch(/backgrounded · [0-9a-f]{8}/);
   // The UI's terminal, replayable: an asciinema v2 recording at the pty's size, a marker at each step it lived through.
   const [header, ...events] = fs.readFileSync(castFile(runLayout(runDir), "ui"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as unknown);
   expect(header).toMatchObject({ version: 2, width: 120, height: 40, title: "ui" });
