@@ -42,7 +42,7 @@ describe("foldCacheNotes", () => {
   it("prints the folded line where the notes were, with the findings after it", () => {
     const { result, cache } = run("print-resume-red-2.1.69");
     const lines = formatCheckResult(result, "RUN", { cache, context: ["check: from somewhere"] }).split("\n");
-    expect(lines.slice(0, 3)).toEqual(["RED: resume-reads-less-than-readable, resume-reads-less-than-readable", "  run: RUN", "  check: from somewhere"]);
+    expect(lines.slice(0, 3)).toEqual(["RED: resume-reads-less-than-readable, resume-reads-less-than-readable, resume-reads-never-grow", "  run: RUN", "  check: from somewhere"]);
     expect(lines[3]).toMatch(/^ {2}cache \(main\): 4 requests/);
     expect(lines[4]).toMatch(/^ {2}✗ resume-reads-less-than-readable/);
     expect(lines.filter((l) => l.includes("cache: "))).toEqual([]);

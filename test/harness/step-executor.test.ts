@@ -32,8 +32,8 @@ function contextWith(label: string, fixture: string): { ctx: RunContext; session
     resumeOf: null,
     onChange: () => undefined,
   });
-  // The stop step only looks its session up; nothing else of the run is involved.
-  return { ctx: { sessions: new Map([[label, session]]) } as unknown as RunContext, session };
+  // The stop step only looks its session up (among the UIs first); nothing else of the run is involved.
+  return { ctx: { sessions: new Map([[label, session]]), terminals: new Map() } as unknown as RunContext, session };
 }
 
 describe("the stop step", () => {
