@@ -9,7 +9,7 @@ import type { HookCapture, McpServerPlan, PermissionPlan, SeedFiles, SettingSour
 import type { Recordings } from "../harness/recordings.ts";
 import type { MockScriptInput } from "../mock-api/script.ts";
 import { API_FINDINGS, type ApiFindingId } from "../checker/api-conformance.ts";
-import { CAPABILITIES, type Need } from "../releases/needs.ts";
+import { isNeed, NEED_FORMS, type Need } from "../releases/needs.ts";
 import { hookCapture, type HooksDeclaration } from "./hooks.ts";
 import { deprecated } from "./deprecated.ts";
 import { ISOLATION_VARS, MERGED_CONFIG_FILES } from "../harness/isolation.ts";
@@ -291,7 +291,9 @@ const definitionShape = z.object({
     .refine((record) => (record.role === "guard") === (record.guard !== undefined), { error: 'a guard says in `guard` which trigger the report names and why another is exercised; a reproduction has no `guard`' })
     .optional(),
   timeoutMs: z.number().int().positive().optional(),
-  needs: z.union([z.array(z.enum(CAPABILITIES).or(z.string().regex(/^hook:[A-Za-z]+$/, "a capability or hook:EventName"))), z.function()]).optional(),
+  needs: z
+    .union([z.array(z.string().refine(isNeed, { error: (issue) => `${JSON.stringify(issue.input)} is not a need: ${NEED_FORMS}` })), z.function()])
+    .optional(),
   runsAlone: z.boolean().optional(),
 });
 

@@ -7,12 +7,12 @@ import path from "node:path";
 import { z } from "zod";
 import { probeVersion, QUIET_ENV } from "./binary-info.ts";
 import { cacheDir } from "./cache-dir.ts";
-import { CAPABILITIES, type Capability } from "./needs.ts";
+import { CAPABILITIES, TOOLS, type Capability, type Tool } from "./needs.ts";
 import type { ResolvedClaude } from "./resolve.ts";
 import { writeFileWhole } from "../core/write-whole.ts";
 
 // Raised whenever what a probe finds changes (a new capability, a better marker): older cached probes are redone.
-const PROBE_FORMAT = 3;
+const PROBE_FORMAT = 4;
 
 const probeSchema = z.object({
   format: z.literal(PROBE_FORMAT),
@@ -23,6 +23,7 @@ const probeSchema = z.object({
   hookEvents: z.array(z.string()),
   // Required: a probe cached before capabilities existed fails the schema and is probed again.
   capabilities: z.array(z.enum(CAPABILITIES)),
+  tools: z.array(z.enum(TOOLS)),
 });
 export type BinaryProbe = z.infer<typeof probeSchema>;
 
@@ -70,7 +71,9 @@ export type BundleMarker =
   | "task-notification"
   | "task-started-event"
   | "send-message-tool"
-  | "background-command";
+  | "background-command"
+  | "monitor-tool"
+  | "tool-search-tool";
 
 // Pure: the markers in one stretch of a bundle (latin1, which keeps the ASCII markers searched here). The markers
 // and the first release with each were measured by bisecting published releases' bundles.
@@ -89,6 +92,10 @@ export function bundleMarkers(bundle: string): Set<BundleMarker> {
   if (bundle.includes('"task_started"')) has.add("task-started-event");
   if (/userFacingName\(\)\{return"SendMessage"\}|[A-Za-z_$][\w$]*="SendMessage"/.test(bundle)) has.add("send-message-tool");
   if (/name:"background",aliases:\["bg"\]/.test(bundle)) has.add("background-command");
+  // The tool's own description (2.1.101–2.1.332); the bare name also names a Mathematica symbol in a syntax list.
+  if (bundle.includes("Start a background monitor")) has.add("monitor-tool");
+  // 2.1.19: `UG="ToolSearch",` and `userFacingName:()=>"ToolSearch"`; 2.1.89: `gP="ToolSearch";`.
+  if (/[A-Za-z_$][\w$]*="ToolSearch"[;,]|userFacingName:\(\)=>"ToolSearch"/.test(bundle)) has.add("tool-search-tool");
   return has;
 }
 
@@ -112,6 +119,13 @@ export function capabilitiesFrom(help: string, markers: ReadonlySet<BundleMarker
   if (marker("send-message-tool")) has.add("send-message");
   if (marker("background-command")) has.add("interactive-background");
   return CAPABILITIES.filter((c) => has.has(c));
+}
+
+const TOOL_MARKERS: Record<Tool, BundleMarker> = { Monitor: "monitor-tool", ToolSearch: "tool-search-tool" };
+
+// Pure: the tools compiled into the bundle whose markers were found.
+export function toolsFrom(markers: ReadonlySet<BundleMarker>): Tool[] {
+  return TOOLS.filter((tool) => markers.has(TOOL_MARKERS[tool]));
 }
 
 // Pure: the capabilities of a bundle read whole.
@@ -232,6 +246,7 @@ export async function probeBinary(claude: ResolvedClaude): Promise<BinaryProbe> 
       flags,
       hookEvents: bundle.hookEvents,
       capabilities: capabilitiesFrom(helpText, bundle.markers, flags),
+      tools: toolsFrom(bundle.markers),
     };
     // A binary that did not even report its version is probed again next time rather than remembered broken.
     if (probe.reportedVersion !== null) {

@@ -21,8 +21,18 @@ export const CAPABILITIES = [
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
-// What a scenario can need: a capability, or a hook event by name (`hook:UserPromptSubmit`).
-export type Need = Capability | `hook:${string}`;
+// Tools a scenario can need by name (`tool:Monitor`), each found in the bundle by a marker the probe reads; the
+// comment says the first release measured to have it. Compiled in is not switched on: a release may keep a tool
+// behind a flag (2.1.210–2.1.218 gate Monitor on `tengu_amber_sentinel`) or offer it only through ToolSearch, which
+// the scenario then turns on itself (its environment, its fixtures). A release without the marker cannot run it at all.
+export const TOOLS = [
+  "Monitor", // its description "Start a background monitor…": 2.1.98 (not 2.1.97)
+  "ToolSearch", // its name as a constant or user-facing name: 2.1.14 (not 2.1.12)
+] as const;
+export type Tool = (typeof TOOLS)[number];
+
+// What a scenario can need: a capability, a hook event by name (`hook:UserPromptSubmit`) or a tool (`tool:Monitor`).
+export type Need = Capability | `hook:${string}` | `tool:${Tool}`;
 
 // How a missing need reads in an UNSUPPORTED verdict: "needs `--input-format stream-json`".
 const NEED_TEXT: Record<Capability, string> = {
@@ -43,12 +53,32 @@ const NEED_TEXT: Record<Capability, string> = {
 };
 
 export function describeNeed(need: Need): string {
-  return need.startsWith("hook:") ? `the ${need.slice("hook:".length)} hook event` : NEED_TEXT[need as Capability];
+  if (need.startsWith("hook:")) return `the ${need.slice("hook:".length)} hook event`;
+  if (need.startsWith("tool:")) return `the ${need.slice("tool:".length)} tool`;
+  return NEED_TEXT[need as Capability];
+}
+
+// The three forms a need takes, for a scenario file's error message.
+export const NEED_FORMS = `a capability (${CAPABILITIES.join(", ")}), hook:EventName, or ${TOOLS.map((tool) => `tool:${tool}`).join(", ")}`;
+
+export function isNeed(name: string): name is Need {
+  if (name.startsWith("hook:")) return /^hook:[A-Za-z]+$/.test(name);
+  if (name.startsWith("tool:")) return (TOOLS as readonly string[]).includes(name.slice("tool:".length));
+  return (CAPABILITIES as readonly string[]).includes(name);
+}
+
+/** What a probe says a release has, as far as needs are concerned. */
+export interface ProbedHas {
+  capabilities: readonly Capability[];
+  hookEvents: readonly string[];
+  tools: readonly Tool[];
 }
 
 // Pure: the needs the release lacks, in the order the scenario declared them.
-export function missingNeeds(needs: readonly Need[], probe: { capabilities: readonly Capability[]; hookEvents: readonly string[] }): Need[] {
-  return needs.filter((need) =>
-    need.startsWith("hook:") ? !probe.hookEvents.includes(need.slice("hook:".length)) : !probe.capabilities.includes(need as Capability),
-  );
+export function missingNeeds(needs: readonly Need[], probe: ProbedHas): Need[] {
+  return needs.filter((need) => {
+    if (need.startsWith("hook:")) return !probe.hookEvents.includes(need.slice("hook:".length));
+    if (need.startsWith("tool:")) return !probe.tools.includes(need.slice("tool:".length) as Tool);
+    return !probe.capabilities.includes(need as Capability);
+  });
 }

@@ -23,10 +23,10 @@ export function registerScenariosCommand(program: Command, ctx: CliContext): voi
       const claude = await resolveClaude(options.claude);
       const { probe, scenarios } = await scenarioSupport(SCENARIOS, claude);
       if (options.json) {
-        ctx.print(JSON.stringify({ version: probe.reportedVersion, capabilities: probe.capabilities, hookEvents: probe.hookEvents, scenarios }));
+        ctx.print(JSON.stringify({ version: probe.reportedVersion, capabilities: probe.capabilities, tools: probe.tools, hookEvents: probe.hookEvents, scenarios }));
         return;
       }
-      ctx.print(`claude ${probe.reportedVersion ?? "(no version)"}: ${probe.capabilities.join(", ") || "no capabilities found"}`);
+      ctx.print(`claude ${probe.reportedVersion ?? "(no version)"}: ${probe.capabilities.join(", ") || "no capabilities found"}; tools: ${probe.tools.join(", ") || "none of those ccrepro looks for"}`);
       for (const s of scenarios) ctx.print(`${s.scenario.padEnd(40)} ${s.supported ? "supported" : `UNSUPPORTED: ${s.message}`}`);
     });
 }

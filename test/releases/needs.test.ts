@@ -5,8 +5,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { bundleMarkers, capabilitiesOf, flagsOf, hookEventsInBundle, scanBundle } from "../../releases/capabilities.ts";
-import { describeNeed, missingNeeds } from "../../releases/needs.ts";
+import { bundleMarkers, capabilitiesOf, flagsOf, hookEventsInBundle, scanBundle, toolsFrom } from "../../releases/capabilities.ts";
+import { describeNeed, isNeed, missingNeeds } from "../../releases/needs.ts";
 import { DEFAULT_NEEDS, scenarioNeeds } from "../../kit/scenario.ts";
 import { findScenario } from "../../scenarios/index.ts";
 
@@ -37,6 +37,18 @@ describe("capabilitiesOf", () => {
   });
 });
 
+describe("toolsFrom", () => {
+  it("finds Monitor by its description and ToolSearch by its name as the bundles declare them", () => {
+    // 2.1.101's Monitor; 2.1.19's and 2.1.89's ToolSearch (the shapes quoted in releases/capabilities.ts).
+    expect(toolsFrom(bundleMarkers('var e0="Monitor",Kr1=`Start a background monitor that streams events`'))).toEqual(["Monitor"]);
+    expect(toolsFrom(bundleMarkers('UG="ToolSearch",x=1'))).toEqual(["ToolSearch"]);
+    expect(toolsFrom(bundleMarkers('{userFacingName:()=>"ToolSearch"}'))).toEqual(["ToolSearch"]);
+    expect(toolsFrom(bundleMarkers('var gP="ToolSearch";Start a background monitor'))).toEqual(["Monitor", "ToolSearch"]);
+    // A name in a list of symbols, or in a set of read-only tools, is no tool of the bundle's own.
+    expect(toolsFrom(bundleMarkers('"Monday","Monitor","MonomialList";new Set(["Read","Glob","Grep","ToolSearch","LSP"])'))).toEqual([]);
+  });
+});
+
 describe("scanBundle", () => {
   // Every marker the probe reads, each in a stretch as long as it reads (the root check's condition 300 characters
   // before its message, a subagent schema 4000 from its description, a hook list 2000 either side of its anchor).
@@ -46,6 +58,7 @@ describe("scanBundle", () => {
     "return process.env.no_proxy||process.env.NO_PROXY",
     `subagent_type:z.string(),${"x".repeat(3900)}run_in_background:z.boolean()`,
     '"<task-notification>"', '"task_started"', 'Xy="SendMessage"', '{name:"background",aliases:["bg"]}',
+    "Start a background monitor", 'Av="ToolSearch",',
     `[${" ".repeat(1900)}"PreToolUse","Stop","UserPromptSubmit","WorktreeCreate"${" ".repeat(1900)}]`,
   ];
 
@@ -58,7 +71,7 @@ describe("scanBundle", () => {
         const file = path.join(dir, `bundle-${gap}`);
         fs.writeFileSync(file, bytes);
         const whole = { markers: bundleMarkers(bytes.toString("latin1")), flags: flagsOf("", bytes.toString("latin1")), hooks: hookEventsInBundle(bytes) };
-        expect(whole.markers.size).toBe(9);
+        expect(whole.markers.size).toBe(11);
         expect(whole.hooks).toEqual(["PreToolUse", "Stop", "UserPromptSubmit"]);
         for (const window of [9_000, 16_384, 65_536, 8 * 2 ** 20]) {
           const scan = await scanBundle(file, window);
@@ -75,13 +88,20 @@ describe("scanBundle", () => {
 
 describe("missingNeeds", () => {
   it("names the capabilities and hook events a release lacks, in the scenario's order", () => {
-    const probe = { capabilities: ["stream-json-input", "background-bash"] as const, hookEvents: ["PreToolUse", "Stop"] };
-    expect(missingNeeds(["stream-json-input", "hook:UserPromptSubmit", "background-bash", "task-notification"], { ...probe, capabilities: [...probe.capabilities] })).toEqual([
+    const probe = { capabilities: ["stream-json-input", "background-bash"] as const, hookEvents: ["PreToolUse", "Stop"], tools: ["ToolSearch"] as const };
+    expect(missingNeeds(["stream-json-input", "hook:UserPromptSubmit", "tool:Monitor", "background-bash", "tool:ToolSearch", "task-notification"], probe)).toEqual([
       "hook:UserPromptSubmit",
+      "tool:Monitor",
       "task-notification",
     ]);
     expect(describeNeed("stream-json-input")).toBe("`--input-format stream-json`");
     expect(describeNeed("hook:UserPromptSubmit")).toBe("the UserPromptSubmit hook event");
+    expect(describeNeed("tool:Monitor")).toBe("the Monitor tool");
+  });
+
+  it("knows a need's three forms and no other", () => {
+    expect(["background-bash", "hook:SessionEnd", "tool:Monitor", "tool:ToolSearch"].every(isNeed)).toBe(true);
+    expect(["tool:Bash", "hook:", "hook:Session End", "monitor", "tool:monitor"].some(isNeed)).toBe(false);
   });
 
   it("lets parameters decide needs, and defaults to a stream-json session", () => {
