@@ -1,9 +1,8 @@
 // Replay fidelity: each Messages request a replay made against the recorded request the mock served it for,
-// normalised (ids, dates, paths, per-request hashes), with the first divergence shown as a diff.
-import { normaliseAcrossRuns } from "./cross-run-normalise.ts";
+// normalised by the machine rules (ids, dates, paths, platform, git status, hashes), with the first divergence as a diff.
 import { unifiedDiff } from "./text-diff.ts";
 import type { Recordings } from "../harness/recordings.ts";
-import { normaliseVolatile } from "../mock-api/replay-script.ts";
+import { normaliseMachine, normaliseMachineJson, ToolUseIds } from "../mock-api/machine-rules.ts";
 import { finding, type CheckerOutput, type Finding } from "../core/verdict.ts";
 
 export const REPLAY_FINDINGS = ["replay-diverged", "replay-unmatched", "replay-missing"] as const;
@@ -15,17 +14,16 @@ export interface RecordedRequest {
   body: string;
 }
 
-// The request as compared: pretty-printed JSON with metadata.user_id blanked, then every volatile value normalised.
+// The request as compared: pretty-printed JSON with the machine rules (mock-api/machine-rules.ts) applied to every
+// string, metadata.user_id blanked, tool-use ids numbered in order of mention: the same rules the replay matched by.
 export function normaliseRequestBody(text: string): string {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return normaliseVolatile(normaliseAcrossRuns(text));
+    return normaliseMachine(text);
   }
-  const metadata = (value as { metadata?: { user_id?: unknown } }).metadata;
-  if (metadata && "user_id" in metadata) metadata.user_id = "<user-id>";
-  return normaliseVolatile(normaliseAcrossRuns(JSON.stringify(value, null, 1)));
+  return JSON.stringify(normaliseMachineJson(value, new ToolUseIds()), null, 1);
 }
 
 const SERVED = /^replayed recorded #(\d+)$/;

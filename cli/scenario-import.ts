@@ -1,14 +1,25 @@
 // `ccrepro import`: a recording turned into a scenario file's text. The mock replays the recording; the steps re-create
 // each recorded process (a `-p` turn, a headless session, a `--resume`) as far as its argv and first request show it.
-import type { Recording, RecordedExchange, RecordedProcess } from "../mock-api/recording.ts";
-import { bodyBytes } from "../mock-api/recording.ts";
+import type { Recording, RecordedExchange } from "../mock-api/recording.ts";
+import { bodyBytes, REDACTED_VALUE } from "../mock-api/recording.ts";
 import { codeLiteral as literal } from "../core/code-literal.ts";
+import { ISOLATION_VARS } from "../harness/isolation.ts";
+import { QUIET_ENV } from "../releases/binary-info.ts";
 
-// The flags the harness passes itself (harness/isolation.ts), with and without a value: never repeated in `args`.
-const HARNESS_VALUE_FLAGS = new Set(["--output-format", "--input-format", "--setting-sources", "--debug-file", "--permission-mode", "--settings", "--resume", "-r", "--session-id"]);
-const HARNESS_FLAGS = new Set(["-p", "--print", "--verbose", "--dangerously-skip-permissions", "--continue", "-c", "--fork-session"]);
-// The model every harness session asks for; another one recorded is kept as `--model`.
+// The flags the harness passes itself (harness/isolation.ts) or the scenario says otherwise, with and without a
+// value: never repeated in `args`.
+const HARNESS_VALUE_FLAGS = new Set(["--input-format", "--debug-file", "--resume", "-r", "--session-id"]);
+const HARNESS_FLAGS = new Set(["-p", "--print", "--verbose", "--continue", "-c", "--fork-session", "--debug"]);
+// Flags whose value names a file or folder on the recording machine: what it held is not in the recording. Inline
+// JSON (`--settings '{…}'`, `--mcp-config '{…}'`) is kept.
+const MACHINE_FILE_FLAGS = new Set(["--settings", "--mcp-config", "--add-dir", "--plugin-dir", "--system-prompt-file", "--append-system-prompt-file"]);
+// The model every harness session asks for; another one, recorded in the argv or in the first request, is `--model`.
 const HARNESS_MODEL = "claude-sonnet-4-5";
+// claude's own default when no --setting-sources is given: every source.
+const ALL_SETTING_SOURCES = ["user", "project", "local"];
+const PERMISSION_MODES = new Set(["default", "acceptEdits", "dontAsk", "plan"]);
+// Credentials a replay never has: ccrepro's fake key stands in for them.
+const CREDENTIAL_VARS = new Set(["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"]);
 
 interface ProcessPlan {
   session: string;
@@ -20,6 +31,20 @@ interface ProcessPlan {
   promptVia: "arg" | "stdin" | "unknown";
   args: string[];
   sends: string[];
+  // `--output-format` of a -p process ("text" when the argv names none, as claude's default).
+  output: "stream-json" | "json" | "text";
+  // "bypass" (--dangerously-skip-permissions), a --permission-mode, or "default" when the argv names none.
+  permission: string;
+  settingSources: string[];
+  notReproduced: string[];
+}
+
+function bodyOf(exchange: RecordedExchange | undefined): { model?: unknown; system?: unknown; messages?: unknown } {
+  try {
+    return exchange ? (JSON.parse(bodyBytes(exchange.request.body).toString("utf8")) as object) : {};
+  } catch {
+    return {};
+  }
 }
 
 function lastUserTexts(exchange: RecordedExchange | undefined): string[] {
@@ -37,18 +62,36 @@ function lastUserTexts(exchange: RecordedExchange | undefined): string[] {
   }
 }
 
+// The "Warmup" requests releases of the 2.0 line send for their subagents before the conversation starts: not a prompt.
+function isWarmup(exchange: RecordedExchange): boolean {
+  const body = bodyOf(exchange) as { messages?: unknown[] };
+  return body.messages?.length === 1 && lastUserTexts(exchange).join("").trim() === "Warmup";
+}
+
 // The argv words after the executable (a native binary, or `node …/cli.js`).
 function flagsOf(argv: readonly string[]): string[] {
   const first = argv.findIndex((word, i) => i > 0 && (word.startsWith("-") || !/(^|\/)(node|claude|cli\.js)$/.test(word)));
   return first === -1 ? [] : argv.slice(first);
 }
 
-function planProcess(process: RecordedProcess, index: number, exchanges: readonly RecordedExchange[], earlier: ProcessPlan[], all: readonly RecordedProcess[]): ProcessPlan {
-  const words = flagsOf(process.argv);
-  const own = exchanges.filter((e) => e.process === index && e.label === "messages");
-  const plan: ProcessPlan = { session: `s${index + 1}`, print: false, resumeOf: null, resumeGuessed: false, continueLatest: false, prompt: null, promptVia: "unknown", args: [], sends: [] };
+// A process as claude starts with no flags: text output, default permissions, every setting source.
+function emptyPlan(session: string, print: boolean): ProcessPlan {
+  return { session, print, resumeOf: null, resumeGuessed: false, continueLatest: false, prompt: null, promptVia: "unknown", args: [], sends: [], output: "text", permission: "default", settingSources: ALL_SETTING_SOURCES, notReproduced: [] };
+}
+
+function planProcess(recording: Recording, index: number, earlier: ProcessPlan[]): ProcessPlan {
+  const { exchanges, processes: all } = recording;
+  const process = all[index]!;
+  // The cli.js releases set their process title to "claude", which /proc then shows as the whole argv: the command
+  // `ccrepro record` ran says more, when it ran this one process.
+  const retitled = process.argv.length <= 1 && recording.command !== null && all.length === 1;
+  const words = flagsOf(retitled ? recording.command! : process.argv);
+  const own = exchanges.filter((e) => e.process === index && e.label === "messages" && !isWarmup(e));
+  const plan = emptyPlan(`s${index + 1}`, false);
+  if (process.argv.length <= 1 && !retitled) plan.notReproduced.push("how it was started: /proc showed no argv (a cli.js release renames itself); a stream-json session is assumed");
   let streamInput = false;
   let resumeId: string | null = null;
+  let model: string | null = null;
   const positional: string[] = [];
   const firstTexts = lastUserTexts(own[0]);
   const isPrompt = (word: string) => firstTexts.some((text) => text.includes(word));
@@ -60,15 +103,26 @@ function planProcess(process: RecordedProcess, index: number, exchanges: readonl
     if (name === "-c" || name === "--continue") plan.continueLatest = true;
     if (name === "--input-format" && value() === "stream-json") streamInput = true;
     else if (name === "--resume" || name === "-r") resumeId = value();
-    else if (name === "--model") {
-      const model = value();
-      if (model !== HARNESS_MODEL) plan.args.push("--model", model);
+    else if (name === "--model") model = value();
+    else if (name === "--output-format") {
+      const format = value();
+      if (format === "json" || format === "stream-json" || format === "text") plan.output = format;
+    } else if (name === "--permission-mode") plan.permission = value();
+    else if (name === "--dangerously-skip-permissions") plan.permission = "bypass";
+    else if (name === "--setting-sources") plan.settingSources = value().split(",").filter(Boolean);
+    else if (MACHINE_FILE_FLAGS.has(name)) {
+      const file = value();
+      if (file.trimStart().startsWith("{")) plan.args.push(name, file);
+      else plan.notReproduced.push(`${name} ${file} (a file of the recording machine; what it held is not in the recording)`);
     } else if (HARNESS_VALUE_FLAGS.has(name)) value();
     else if (HARNESS_FLAGS.has(name)) continue;
     // An unknown flag takes the next word as its value unless that word is the prompt (the argv cannot say more).
     else if (name.startsWith("-")) plan.args.push(word, ...(inline === null && words[i + 1] !== undefined && !words[i + 1]!.startsWith("-") && !isPrompt(words[i + 1]!) ? [words[++i]!] : []));
     else positional.push(word);
   }
+  // No --model: the release's default, which the first request names.
+  const recordedModel = model ?? (typeof bodyOf(own[0]).model === "string" ? (bodyOf(own[0]).model as string) : null);
+  if (recordedModel !== null && recordedModel !== HARNESS_MODEL) plan.args.unshift("--model", recordedModel);
   if (streamInput) plan.print = false;
   if (resumeId !== null) {
     // The earlier process whose requests carry that session id; else the one just before.
@@ -106,7 +160,8 @@ function stepLines(plan: ProcessPlan): string[] {
   if (plan.print) {
     const via = plan.promptVia === "stdin" ? `, via: "stdin"` : "";
     const resume = plan.resumeOf ? `, resume: ${plan.resumeOf}` : plan.continueLatest ? ", continueLatest: true" : "";
-    lines.push(`    print(${plan.session}, ${prompt}, { timeout: 90_000${resume}${via}${args} }),`);
+    const output = plan.output === "stream-json" ? "" : `, output: "${plan.output}"`;
+    lines.push(`    print(${plan.session}, ${prompt}, { timeout: 90_000${resume}${via}${output}${args} }),`);
     return lines;
   }
   if (plan.resumeOf) lines.push(`    ...resume(${plan.session}, { from: ${plan.resumeOf}, prompt: ${prompt}${args} }),`);
@@ -120,6 +175,80 @@ function stepLines(plan: ProcessPlan): string[] {
   return lines;
 }
 
+// What every session of the replay shares, read from the first process and its first request: permissions, setting
+// sources, claude's variables, whether the working directory was a git repository, the instruction files it read.
+interface SharedEnvironment {
+  lines: string[];
+  notReproduced: string[];
+}
+
+// The working directory and the CLAUDE.md files the first request quotes ("Contents of PATH (…):\n\nTEXT"), each
+// ending where the next file, the next context section or the reminder ends.
+const WORKING_DIRECTORY = /(?:Primary working directory|Working directory): ([^\n]+)/;
+const INSTRUCTION_FILE = /Contents of ([^\n]+?\/CLAUDE\.md)(?: \([^\n)]*\))?:\n\n([\s\S]*?)(?=\n\nContents of |\n\s*# (?:currentDate|gitStatus|important-instruction-reminders)\b|\n*<\/system-reminder>|$)/g;
+
+function requestTexts(exchange: RecordedExchange | undefined): string[] {
+  const texts: string[] = [];
+  const visit = (value: unknown) => {
+    if (typeof value === "string") texts.push(value);
+    else if (Array.isArray(value)) value.forEach(visit);
+    else if (value && typeof value === "object") Object.values(value).forEach(visit);
+  };
+  const body = bodyOf(exchange);
+  visit(body.system);
+  visit(body.messages);
+  return texts;
+}
+
+function sharedEnvironment(recording: Recording, plans: readonly ProcessPlan[]): SharedEnvironment {
+  const lines: string[] = [];
+  const notReproduced: string[] = [];
+  const first = plans[0];
+  if (first) {
+    const mode = first.permission === "bypassPermissions" ? "bypass" : first.permission;
+    if (mode !== "bypass") {
+      if (!PERMISSION_MODES.has(mode)) notReproduced.push(`--permission-mode ${mode} (ccrepro runs default, acceptEdits, dontAsk or plan): default is used`);
+      lines.push(`  permissions: { mode: ${literal(PERMISSION_MODES.has(mode) ? mode : "default")} },`);
+    }
+    const sources = first.settingSources.filter((source) => ALL_SETTING_SOURCES.includes(source));
+    if (sources.length > 0) lines.push(`  settingSources: ${literal(sources)},`);
+    if (plans.some((p) => p.permission !== first.permission || p.settingSources.join() !== first.settingSources.join())) {
+      notReproduced.push("the processes differ in permissions or setting sources: the first one's are used for all");
+    }
+  }
+  const recorded = recording.processes[0]?.env;
+  if (recorded === undefined) {
+    if (recording.processes.length > 0) notReproduced.push("the variables claude was started with (the recording predates their recording): ccrepro's own apply");
+  } else {
+    const env: Record<string, string | null> = {};
+    // ccrepro's quiet switches change what claude sends: unset those the recorded process did not have.
+    for (const [name, value] of Object.entries(QUIET_ENV)) if (recorded[name] === undefined) env[name] = null;
+    else if (recorded[name] !== value) env[name] = recorded[name]!;
+    for (const [name, value] of Object.entries(recorded)) {
+      if (name in QUIET_ENV) continue;
+      if (CREDENTIAL_VARS.has(name) || value === REDACTED_VALUE) notReproduced.push(`${name} (a credential: the replay runs with ccrepro's fake key)`);
+      else if ((ISOLATION_VARS as readonly string[]).includes(name) || name === "CLAUDE_CODE_TMPDIR") notReproduced.push(`${name} (ccrepro sets it to the run's own folder)`);
+      else env[name] = value;
+    }
+    if (Object.keys(env).length > 0) lines.push(`  env: ${literal(env)},`);
+  }
+  const firstRequest = recording.exchanges.find((e) => e.label === "messages");
+  const texts = requestTexts(firstRequest);
+  const git = texts.map((t) => /Is a git repository: (true|false)|Is directory a git repo: (Yes|No)/.exec(t)).find(Boolean);
+  if (git && (git[1] === "false" || git[2] === "No")) lines.push(`  gitRepository: false,`);
+  const cwd = texts.map((t) => WORKING_DIRECTORY.exec(t)?.[1]?.trim()).find(Boolean);
+  const work: Record<string, string> = {};
+  for (const text of texts) {
+    for (const match of text.matchAll(INSTRUCTION_FILE)) {
+      const [, file, content] = match;
+      if (cwd && file!.startsWith(`${cwd}/`)) work[file!.slice(cwd.length + 1)] = `${content!}\n`;
+      else notReproduced.push(`${file} (an instruction file outside the working directory)`);
+    }
+  }
+  if (Object.keys(work).length > 0) lines.push(`  files: { work: ${literal(work)} },`);
+  return { lines, notReproduced: [...new Set(notReproduced)] };
+}
+
 export interface ImportedScenario {
   text: string;
   warnings: string[];
@@ -128,13 +257,16 @@ export interface ImportedScenario {
 export function scenarioFromRecording(recording: Recording, options: { name: string; recordingFile: string; from: string }): ImportedScenario {
   const warnings: string[] = [];
   const plans: ProcessPlan[] = [];
-  recording.processes.forEach((process, index) => plans.push(planProcess(process, index, recording.exchanges, plans, recording.processes)));
+  recording.processes.forEach((_, index) => plans.push(planProcess(recording, index, plans)));
   if (recording.exchanges.some((e) => e.process === null)) warnings.push("some requests came from a process the recording could not identify; their steps are not in the file");
   if (plans.length === 0) {
     warnings.push("the recording names no process: the file has one session to fill in");
-    plans.push({ session: "s1", print: true, resumeOf: null, resumeGuessed: false, continueLatest: false, prompt: null, promptVia: "unknown", args: [], sends: [] });
+    plans.push(emptyPlan("s1", true));
   }
   const messages = recording.exchanges.filter((e) => e.label !== "count-tokens" && e.request.path.endsWith("/v1/messages"));
+  const shared = sharedEnvironment(recording, plans);
+  const notReproduced = [...plans.flatMap((p) => p.notReproduced.map((what) => `${p.session}: ${what}`)), ...shared.notReproduced];
+  for (const what of notReproduced) warnings.push(`not reproduced: ${what}`);
   const kit = new Set(["defineScenario", "recording", "session"]);
   for (const plan of plans) {
     if (plan.print) kit.add("print");
@@ -144,12 +276,15 @@ export function scenarioFromRecording(recording: Recording, options: { name: str
       if (plan.sends.length > 0) kit.add("send");
     }
   }
-  const allPrint = plans.every((p) => p.print);
+  const allPrint = plans.every((p) => p.print) && plans.some((p) => p.output === "stream-json");
   const anyResume = plans.some((p) => p.resumeOf !== null);
   const needs = allPrint ? [`"stream-json-output"`, ...(anyResume ? [`"resume"`] : [])] : null;
   const text = [
     `// Imported by \`ccrepro import\` from ${literal(options.from)} (recorded ${literal(recording.recordedAt)}): ${plans.length} process(es), ${messages.length} Messages request(s).`,
     `// The mock replays the recorded replies, each matched to a request by content; the check starts as replay fidelity.`,
+    `// Carried over from the recording: each process's model, flags and output format, and the permissions, setting`,
+    `// sources, variables and working directory (a git repository or not, its instruction files) the first one had.`,
+    ...(notReproduced.length > 0 ? [`// Not reproduced (say in the report if it matters):`, ...notReproduced.map((what) => `//   - ${what}`)] : []),
     `import { ${[...kit].sort().join(", ")} } from "ccrepro";`,
     `import { replayFidelity } from "ccrepro/checkers";`,
     ``,
@@ -163,6 +298,7 @@ export function scenarioFromRecording(recording: Recording, options: { name: str
     `  source: ${literal(`recorded with ccrepro record on ${recording.recordedAt.slice(0, 10)}; say here what went wrong, and link the report`)},`,
     `  findings: ["replay-diverged", "replay-unmatched", "replay-missing"],`,
     `  sessions: [${plans.map((p) => p.session).join(", ")}],`,
+    ...shared.lines,
     `  // { speed: 1 } serves the events at their recorded pace; the default is at once.`,
     `  mockScript: () => recorded.mockScript(),`,
     `  steps: () => [`,

@@ -4,6 +4,7 @@ import path from "node:path";
 import { QUIET_ENV } from "../releases/binary-info.ts";
 import type { BinaryProbe } from "../releases/capabilities.ts";
 import type { HookSource, PermissionPlan, SeedFiles, SettingSource } from "./plan.ts";
+import { placeWorkOutside } from "./outside-workdir.ts";
 import { ownerToken, RUN_OWNER_VAR } from "./processes.ts";
 import { projectSettingsFile, userSettingsFile, type RunLayout } from "./run-layout.ts";
 
@@ -94,9 +95,18 @@ export function settingsFileOf(run: RunLayout, source: HookSource): string {
 
 // Config state that lets both `-p` and the interactive UI start without onboarding, trust or key dialogs; the hooks
 // and permission rules go into the settings file of their source (the user settings.json unless said otherwise).
-export function seedConfig(run: RunLayout, hooks: Record<string, unknown> | undefined, declared: Omit<DeclaredSettings, "hooks"> = { source: "user" }): void {
-  for (const dir of [run.home, run.config, run.tmp, run.work]) fs.mkdirSync(dir, { recursive: true });
-  ownRepository(run.work);
+// The working directory is an empty git repository of its own, or (gitRepository false) outside every repository.
+export function seedConfig(
+  run: RunLayout,
+  hooks: Record<string, unknown> | undefined,
+  declared: Omit<DeclaredSettings, "hooks"> = { source: "user" },
+  gitRepository = true,
+): void {
+  for (const dir of [run.home, run.config, run.tmp]) fs.mkdirSync(dir, { recursive: true });
+  // claude keys a project by its working directory's real path: the outside one's, when the work folder links there.
+  const work = gitRepository ? run.work : placeWorkOutside(run);
+  fs.mkdirSync(work, { recursive: true });
+  if (gitRepository) ownRepository(work);
   const state = {
     hasCompletedOnboarding: true,
     theme: "dark",
@@ -105,7 +115,7 @@ export function seedConfig(run: RunLayout, hooks: Record<string, unknown> | unde
     bypassPermissionsModeAccepted: true,
     hasAcknowledgedCostThreshold: true,
     projects: {
-      [run.work]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, allowedTools: [] },
+      [work]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, allowedTools: [] },
     },
   };
   fs.writeFileSync(path.join(run.config, ".claude.json"), JSON.stringify(state, null, 2));

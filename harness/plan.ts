@@ -206,6 +206,8 @@ export interface RunPlan {
   permissions?: PermissionPlan;
   // ["user"] when absent.
   settingSources?: SettingSource[];
+  // false: the working directory lies outside every git repository (outside-workdir.ts); else an empty one of its own.
+  gitRepository?: boolean;
   // MCP servers every session gets, in one `--mcp-config` file; none when absent.
   mcpServers?: McpServerPlan[];
 }

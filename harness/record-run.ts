@@ -14,6 +14,7 @@ import { removeDaemonDir, removeProcessSockets } from "./daemon-hygiene.ts";
 import type { HeadlessSession } from "./headless-session.ts";
 import { answerRulesProblem, hookSettings, writeHookAnswers } from "./hook-capture.ts";
 import { mcpServersProblem, writeMcpConfig } from "./mcp-servers.ts";
+import { bringWorkBack, outsideWorkProblem } from "./outside-workdir.ts";
 import { buildEnvironment, seedFiles, choosePermissions, chooseSessionSettings, RUN_MARKER_VAR, seedConfig } from "./isolation.ts";
 import { LiveRecordings } from "./live-recordings.ts";
 import { startOutboundTrap, type OutboundTrap } from "./outbound-trap.ts";
@@ -202,12 +203,13 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     if (options.recordApi) recorder = await startRecordingProxy({ upstream: mock.url, env: process.env });
     const env = buildEnvironment(layout, { runId: id, mockUrl: recorder?.url ?? mock.url, trapUrl: trap.url, passThrough: plan.passEnv, scenarioEnv: plan.env });
     const mcpProblem = mcpServersProblem(mcpServers, probe, plan.driver ?? "headless");
-    for (const problem of [permissions.unavailable, sessionSettings.problem, answerRulesProblem(hookAnswers), mcpProblem]) if (problem) throw new StepFailure(problem);
+    const workProblem = plan.gitRepository === false ? outsideWorkProblem(layout) : null;
+    for (const problem of [permissions.unavailable, sessionSettings.problem, answerRulesProblem(hookAnswers), mcpProblem, workProblem]) if (problem) throw new StepFailure(problem);
     writeHookAnswers(layout, hookAnswers);
     if (mcpServers.length > 0) writeMcpConfig(layout, mcpServers);
     const hooks = hookEvents.length + hookAnswers.length > 0 ? hookSettings(layout, hookEvents, hookAnswers) : undefined;
     const rules = permissions.rules;
-    seedConfig(layout, hooks, { source: hookSource, ...(rules ? { permissions: { allow: rules.allow, deny: rules.deny } } : {}) });
+    seedConfig(layout, hooks, { source: hookSource, ...(rules ? { permissions: { allow: rules.allow, deny: rules.deny } } : {}) }, plan.gitRepository !== false);
     if (plan.files) {
       try {
         const seeded = seedFiles(layout, plan.files);
@@ -276,6 +278,8 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     await Promise.all([...sessions.values(), ...terminals.values()].map((s) => s.exited));
     watchdog.release(reap.survivors.length === 0);
     tolerateDiskFault(() => live.snapshotAtEnd(), layout.root, diskFault);
+    // Every process is gone: a working directory kept outside the run directory comes back into it.
+    tolerateDiskFault(() => bringWorkBack(layout), layout.root, diskFault);
     // Only once every process is gone: a live daemon would re-create its socket directory.
     const daemonDir = removeDaemonDir(layout.config);
     const startedPids = [...sessions.values(), ...terminals.values()].flatMap((s) => (s.process.pid === null ? [] : [s.process.pid]));

@@ -111,6 +111,11 @@ export interface SessionEnvironment {
    * @example files: { work: { "NOTES.md": "# notes" }, config: { "agents/reviewer.md": "---\nname: reviewer\n---\nReview." } }
    */
   files?: SeedFiles;
+  /**
+   * Whether the working directory is a git repository (default true: an empty one of its own). `false` puts it
+   * outside every repository, as a session recorded outside one needs (claude says which in its system prompt).
+   */
+  gitRepository?: boolean;
 }
 
 /**
@@ -280,6 +285,7 @@ const definitionShape = z.object({
       error: `config's ${[...MERGED_CONFIG_FILES].join(" and ")} are merged over ccrepro's own, so each must be a JSON object's text: write it as JSON.stringify({ … })`,
     })
     .optional(),
+  gitRepository: z.boolean().optional(),
   drivers: z.array(z.enum(DRIVERS)).min(1).optional(),
   known: z.array(knownShape).optional(),
   publicRecord: z
@@ -396,6 +402,7 @@ export function defineScenario<P extends ParamsSchema = z.ZodObject<{}, z.core.$
     ...(definition.passEnv ? { passEnv: definition.passEnv } : {}),
     ...(definition.env ? { env: { ...definition.env } } : {}),
     ...(definition.files ? { files: structuredClone(definition.files) } : {}),
+    ...(definition.gitRepository === false ? { gitRepository: false } : {}),
     steps: (p, context) => flattenSteps(definition.steps(p, context ?? { driver: "headless" })),
     ...(definition.drivers ? { drivers: definition.drivers } : {}),
     check: (rec, p) => verdictOf(definition.check(rec, p), definition.findings),

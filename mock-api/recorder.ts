@@ -4,10 +4,11 @@ import type { Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import { Hono } from "hono";
-import { argvOf } from "../core/proc.ts";
+import { argvOf, environOf } from "../core/proc.ts";
 import { anthropicErrorBody } from "./anthropic-error.ts";
 import { findClientProcess } from "./client-process.ts";
 import {
+  claudeVariables,
   encodeBody,
   labelExchange,
   RECORDING_FORMAT,
@@ -188,13 +189,9 @@ export async function startRecordingProxy({ upstream, port = 0, env = {}, comman
   const processIndex = (pid: number, firstSeq: number): number => {
     const known = processes.findIndex((p) => p.pid === pid);
     if (known !== -1) return known;
-    let argv: string[] = [];
-    try {
-      argv = argvOf(pid).map((word) => redactor.text(word));
-    } catch {
-      // the process is already gone
-    }
-    processes.push({ pid, argv, firstSeq });
+    // Both are empty when the process is already gone.
+    const argv = argvOf(pid).map((word) => redactor.text(word));
+    processes.push({ pid, argv, firstSeq, env: claudeVariables(environOf(pid), redactor) });
     return processes.length - 1;
   };
   const app = createRecorderApp(

@@ -6,6 +6,8 @@ import { UserError } from "../core/errors.ts";
 
 export const RECORDING_FORMAT = "ccrepro-recording";
 export const RECORDING_VERSION = 1;
+// The file `ccrepro record` writes into its --out folder, and `ccrepro import` reads from a folder it is given.
+export const RECORDING_FILE = "recording.json";
 
 // A body as received: UTF-8 text when the bytes round-trip through it (they diff well), else base64.
 const bodySchema = z.union([z.strictObject({ text: z.string() }), z.strictObject({ base64: z.string() })]);
@@ -50,7 +52,14 @@ const exchangeSchema = z.strictObject({
 });
 export type RecordedExchange = z.infer<typeof exchangeSchema>;
 
-const processSchema = z.strictObject({ pid: z.number().int(), argv: z.array(z.string()), firstSeq: z.number().int().min(1) });
+const processSchema = z.strictObject({
+  pid: z.number().int(),
+  argv: z.array(z.string()),
+  firstSeq: z.number().int().min(1),
+  // The variables of claude's own it was started with (claudeVariables), a secret's value as "[redacted]"; absent in
+  // recordings made before ccrepro read them.
+  env: z.record(z.string(), z.string()).optional(),
+});
 export type RecordedProcess = z.infer<typeof processSchema>;
 
 export const recordingSchema = z.strictObject({
@@ -87,6 +96,20 @@ export const bodyBytes = (body: RecordedBody): Buffer => ("text" in body ? Buffe
 export const SECRET_HEADERS = new Set(["x-api-key", "authorization", "proxy-authorization", "cookie", "set-cookie", "anthropic-admin-api-key"]);
 // An environment variable whose name says it holds a credential.
 const SECRET_VAR = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|SESSION)/i;
+// The variables that change what claude sends (its own settings, switches and shell), by name: what a replay can set
+// again. Everything else in a user's environment (paths, names, other tools' keys) is never recorded.
+const CLAUDE_VARIABLE = /^(CLAUDE_|ANTHROPIC_|DISABLE_|ENABLE_|MCP_|BASH_|MAX_THINKING_TOKENS$|MAX_MCP_OUTPUT_TOKENS$|IS_SANDBOX$|USE_BUILTIN_RIPGREP$|SHELL$)/;
+// Where the process sent its requests: the recorder's own address, never the user's setting.
+const NOT_RECORDED_VARIABLES = new Set(["ANTHROPIC_BASE_URL"]);
+export const REDACTED_VALUE = "[redacted]";
+
+// A recorded process's claude variables, a secret-named one's value replaced whole (a number is a limit such as
+// CLAUDE_CODE_MAX_OUTPUT_TOKENS, not a credential), the rest through the redactor.
+export function claudeVariables(environ: Record<string, string>, redactor: Redactor): Record<string, string> {
+  const kept = Object.entries(environ).filter(([name]) => CLAUDE_VARIABLE.test(name) && !NOT_RECORDED_VARIABLES.has(name));
+  return Object.fromEntries(kept.sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, value]) => [name, SECRET_VAR.test(name) && !/^\d+$/.test(value) ? REDACTED_VALUE : redactor.text(value)]));
+}
+
 // Token-bearing fields of a JSON body (OAuth exchanges, key fields).
 const SECRET_FIELDS = /"(access_token|refresh_token|id_token|api_key|apiKey|client_secret|password|oauth_token)"(\s*:\s*)"(?:[^"\\]|\\.)*"/g;
 // Shorter values are too likely to be ordinary words to be replaced everywhere.

@@ -1,7 +1,8 @@
 // What a replay serves (the mock script's `replay`), and the content key a request is matched by: the path, the model,
-// the system prompt, the tool list, the last user message or tool result, with volatile parts normalised.
+// the system prompt, the tool list, the last user message or tool result, normalised by the machine rules.
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { normaliseMachine } from "./machine-rules.ts";
 import type { RecordedExchange } from "./recording.ts";
 
 const recordedBody = z.union([z.strictObject({ text: z.string() }), z.strictObject({ base64: z.string() })]);
@@ -33,22 +34,8 @@ export const replayScriptSchema = z.strictObject({
 });
 export type ReplayScript = z.output<typeof replayScriptSchema>;
 
-// Values that differ between a recording and its replay for harmless reasons: ids, dates, paths, per-request hashes.
-const VOLATILE: Array<[RegExp, string]> = [
-  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, "<uuid>"],
-  [/\b\d{4}-\d{2}-\d{2}(?:T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?\b/g, "<date>"],
-  [/\b(Today's date is |The current month is )[^\n]*?(?=\.\s|\.$|\n|$)/g, "$1<date>"],
-  [/\bcch=[0-9a-f]+/g, "cch=<cch>"],
-  [/\bcc_version=(\d+\.\d+\.\d+)\.[0-9a-f]+\b/g, "cc_version=$1.<hash>"],
-  [/(?:\/[A-Za-z0-9._@+-]+){2,}/g, "<path>"],
-  [/\b(127\.0\.0\.1|localhost):\d{1,5}\b/g, "$1:<port>"],
-];
-
-export function normaliseVolatile(text: string): string {
-  return VOLATILE.reduce((out, [pattern, replacement]) => out.replace(pattern, replacement), text);
-}
-
-const digest = (text: string) => createHash("sha256").update(normaliseVolatile(text)).digest("hex").slice(0, 16);
+// Matched after the machine rules (machine-rules.ts): what must differ between the recording machine and this one.
+const digest = (text: string) => createHash("sha256").update(normaliseMachine(text)).digest("hex").slice(0, 16);
 
 type Block = { type?: string; text?: unknown; content?: unknown; is_error?: unknown };
 

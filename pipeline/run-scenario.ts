@@ -112,6 +112,7 @@ export async function runAndCheck(run: ScenarioRun): Promise<CheckedRun> {
     ...(scenario.files ? { files: scenario.files } : {}),
     permissions: scenario.permissions,
     settingSources: scenario.settingSources,
+    ...(scenario.gitRepository === false ? { gitRepository: false } : {}),
     timeoutMs: scenario.timeoutMs,
     source: originOf(scenario),
     driver: sessionDriver,

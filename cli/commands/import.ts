@@ -3,16 +3,25 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { UserError } from "../../core/errors.ts";
-import { readRecording, Redactor, scanWrittenFile, writeRecording } from "../../mock-api/recording.ts";
+import { readRecording, RECORDING_FILE, Redactor, scanWrittenFile, writeRecording } from "../../mock-api/recording.ts";
 import type { CliContext } from "../context.ts";
 import { scenarioFromRecording } from "../scenario-import.ts";
 import { readTranscript, scenarioFromTranscript } from "../transcript-import.ts";
+
+// The recording a path names: the file itself, or recording.json inside the folder `ccrepro record --out` wrote.
+function recordingFileOf(input: string): string {
+  const resolved = path.resolve(input);
+  if (!fs.statSync(resolved, { throwIfNoEntry: false })?.isDirectory()) return resolved;
+  const inside = path.join(resolved, RECORDING_FILE);
+  if (!fs.existsSync(inside)) throw new UserError(`${input} is a folder without ${RECORDING_FILE}: pass the folder ccrepro record --out wrote, or the recording file itself`, "RECORDING_NOT_FOUND");
+  return inside;
+}
 
 export function registerImportCommand(program: Command, ctx: CliContext): void {
   program
     .command("import")
     .description("write a scenario file that replays a recording (ccrepro record), its check starting as replay fidelity")
-    .argument("<recording>", "a recording.json that ccrepro record or ccrepro run --record-api wrote, or a transcript <session>.jsonl")
+    .argument("<recording>", "a recording.json that ccrepro record or ccrepro run --record-api wrote (or the folder record --out wrote), or a transcript <session>.jsonl")
     .requiredOption("--out <file.ts>", "the scenario file to write; the recording is copied beside it as <name>.recording.json")
     .option("--force", "overwrite files that exist")
     .action((input: string, options) => {
@@ -39,8 +48,9 @@ export function registerImportCommand(program: Command, ctx: CliContext): void {
         ctx.print(`replay it: ccrepro run ${path.relative(process.cwd(), out) || out} --claude <version>`);
         return;
       }
-      const recording = readRecording(path.resolve(input));
-      const { text, warnings } = scenarioFromRecording(recording, { name, recordingFile: path.basename(copy), from: path.basename(input) });
+      const file = recordingFileOf(input);
+      const recording = readRecording(file);
+      const { text, warnings } = scenarioFromRecording(recording, { name, recordingFile: path.basename(copy), from: path.basename(file) });
       fs.mkdirSync(path.dirname(out), { recursive: true });
       // Redacted and scanned again as written: an edited recording is held to the same rule.
       writeRecording(copy, recording, redactor);

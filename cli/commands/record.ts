@@ -6,11 +6,10 @@ import type { Command } from "commander";
 import { UserError } from "../../core/errors.ts";
 import { compactUtc } from "../../core/time.ts";
 import { startRecordingProxy, type RecordingProxy } from "../../mock-api/recorder.ts";
-import { writeRecording } from "../../mock-api/recording.ts";
+import { RECORDING_FILE, writeRecording } from "../../mock-api/recording.ts";
 import type { CliContext } from "../context.ts";
 import { wholeNumber } from "../numbers.ts";
 
-export const RECORDING_FILE = "recording.json";
 const DEFAULT_UPSTREAM = "https://api.anthropic.com";
 
 function runCommand(command: string[], proxyUrl: string): Promise<{ code: number | null; signal: string | null }> {

@@ -65,3 +65,44 @@ describe("ccrepro import's scenario text", () => {
     expect(scenario.steps({}, { driver: "headless" }).map((s) => s.kind)).toEqual(["print", "start", "send", "wait", "send", "wait", "stop"]);
   });
 });
+
+describe("ccrepro import of a plain claude -p session", () => {
+  const system = "x-anthropic-billing-header: cc_version=2.1.332.201;\n# Environment\n - Primary working directory: /home/alice/proj\n - Is a git repository: false\n";
+  const first = "<system-reminder>\nAs you answer the user's questions, you can use the following context:\n# claudeMd\nCodebase and user instructions are shown below.\n\nContents of /home/alice/proj/CLAUDE.md (project instructions, checked into the codebase):\n\n# Rules\nBe brief.\n\nContents of /home/alice/.claude/CLAUDE.md (user's private global instructions for all projects):\n\nmine\n</system-reminder>";
+  const plain: Recording = {
+    ...recording,
+    command: ["claude", "-p", "say pong"],
+    processes: [{ pid: 10, argv: ["/x/claude", "-p", "say pong"], firstSeq: 1, env: { ANTHROPIC_API_KEY: "[redacted]", DISABLE_AUTOUPDATER: "1", SHELL: "/bin/zsh", CLAUDE_CONFIG_DIR: "/home/alice/.claude" } }],
+    exchanges: [
+      { ...request(1, 0, [{ type: "text", text: first }, { type: "text", text: "say pong" }], { model: "claude-opus-5-5", system }) },
+    ],
+  };
+  const { text, warnings } = scenarioFromRecording(plain, { name: "plain", recordingFile: "plain.recording.json", from: "recording.json" });
+
+  it("carries over the model of the first request, text output, default permissions and every setting source", () => {
+    expect(text).toContain(`print(s1, "say pong", { timeout: 90_000, output: "text", args: ["--model","claude-opus-5-5"] }),`);
+    expect(text).toContain(`permissions: { mode: "default" },`);
+    expect(text).toContain(`settingSources: ["user","project","local"],`);
+    expect(text).not.toContain("needs:");
+  });
+
+  it("carries over claude's variables, unsetting ccrepro's quiet switches the recording did not have", () => {
+    expect(text).toContain(`env: {"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC":null,"DISABLE_TELEMETRY":null,"DISABLE_ERROR_REPORTING":null,"SHELL":"/bin/zsh"},`);
+  });
+
+  it("reproduces a working directory outside git and the project's CLAUDE.md, and names what it cannot", () => {
+    expect(text).toContain("gitRepository: false,");
+    expect(text).toContain(`files: { work: {"CLAUDE.md":"# Rules\\nBe brief.\\n"} },`);
+    expect(warnings).toEqual([
+      "not reproduced: ANTHROPIC_API_KEY (a credential: the replay runs with ccrepro's fake key)",
+      "not reproduced: CLAUDE_CONFIG_DIR (ccrepro sets it to the run's own folder)",
+      "not reproduced: /home/alice/.claude/CLAUDE.md (an instruction file outside the working directory)",
+    ]);
+    expect(text).toContain("//   - CLAUDE_CONFIG_DIR (ccrepro sets it to the run's own folder)");
+  });
+
+  it("reads a cli.js release's argv, which /proc shows retitled, from the command ccrepro record ran", () => {
+    const retitled = { ...plain, command: ["node", "/x/cli.js", "-p", "say pong", "--max-turns", "2"], processes: [{ ...plain.processes[0]!, argv: ["claude"] }] };
+    expect(scenarioFromRecording(retitled, { name: "plain", recordingFile: "p.json", from: "r.json" }).text).toContain(`print(s1, "say pong", { timeout: 90_000, output: "text", args: ["--model","claude-opus-5-5","--max-turns","2"] }),`);
+  });
+});

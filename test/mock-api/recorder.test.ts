@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startRecordingProxy, SseSplitter } from "../../mock-api/recorder.ts";
-import { readRecording, writeRecording, Redactor, type Recording } from "../../mock-api/recording.ts";
+import { claudeVariables, readRecording, writeRecording, Redactor, type Recording } from "../../mock-api/recording.ts";
 import { mockScriptSchema } from "../../mock-api/script.ts";
 import { startMockServer } from "../../mock-api/server.ts";
 
@@ -66,6 +66,13 @@ describe("the recording proxy", () => {
       { atMs: 2, event: "a", data: '{"x":1}' },
       { atMs: 2, event: "b", data: "2" },
     ]);
+  });
+});
+
+describe("a recorded process's variables", () => {
+  it("keep claude's own by name, a credential's value never, and nothing else of the environment", () => {
+    const environ = { PATH: "/usr/bin", HOME: "/home/alice", USER: "alice", SHELL: "/bin/zsh", DISABLE_TELEMETRY: "1", ANTHROPIC_BASE_URL: "http://127.0.0.1:9", ANTHROPIC_API_KEY: KEY, CLAUDE_CODE_OAUTH_TOKEN: TOKEN, CLAUDE_CODE_MAX_OUTPUT_TOKENS: "9000", OTHER_TOOL_KEY: "x-123456789" };
+    expect(claudeVariables(environ, new Redactor(environ))).toEqual({ ANTHROPIC_API_KEY: "[redacted]", CLAUDE_CODE_MAX_OUTPUT_TOKENS: "9000", CLAUDE_CODE_OAUTH_TOKEN: "[redacted]", DISABLE_TELEMETRY: "1", SHELL: "/bin/zsh" });
   });
 });
 
