@@ -1,9 +1,10 @@
 // Record → import → replay on a real release (2.1.332), the upstream being ccrepro's own mock: a built-in scenario
 // recorded through the proxy, imported, replayed with every request equal to its recorded one after normalisation;
-// and `ccrepro record -- claude -p …` with a sentinel key and token in the environment, none of whose bytes reach disk,
-// nor a `ccrepro pack` of either run.
+// and a plain `ccrepro record -- claude -p …` in a project outside git, with a sentinel key and token in the
+// environment, imported from its folder and replayed GREEN: no byte of either reaches disk, nor a `ccrepro pack`.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
@@ -98,9 +99,13 @@ describe(`record, import and replay on ${VERSION}`, () => {
   );
 
   it(
-    "ccrepro record -- claude -p: the sentinel key the command sent never reaches the recording",
+    "ccrepro record -- claude -p in a project outside git, imported from its folder, replays GREEN with no edit; no sentinel byte anywhere",
     async () => {
       const mock = await startMockServer({ script: mockScriptSchema.parse({ fallback: { content: [{ type: "text", text: "pong" }] } }), logDir: path.join(OUT, "mock") });
+      // A user's project: outside every git repository (this checkout is one), with a README and its own CLAUDE.md.
+      const project = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-e2e-project-"));
+      fs.writeFileSync(path.join(project, "README.md"), "# hello\n");
+      fs.writeFileSync(path.join(project, "CLAUDE.md"), "# Rules\nAnswer in one word.\n");
       const home = path.join(OUT, "home");
       fs.mkdirSync(path.join(home, ".claude"), { recursive: true });
       const claude = await resolveClaude(VERSION);
@@ -108,19 +113,32 @@ describe(`record, import and replay on ${VERSION}`, () => {
       try {
         const { stdout } = await promisify(execFile)(
           process.execPath,
-          [path.join(ROOT, "bin", "ccrepro.mjs"), "record", "--upstream", mock.url, "--out", outDir, "--", claude.executablePath, "-p", "ping", "--dangerously-skip-permissions"],
-          { env: { PATH: process.env.PATH, HOME: home, CLAUDE_CONFIG_DIR: path.join(home, ".claude"), IS_SANDBOX: "1", ANTHROPIC_API_KEY: KEY, CLAUDE_CODE_OAUTH_TOKEN: TOKEN, DISABLE_AUTOUPDATER: "1" }, timeout: 90_000 },
+          [path.join(ROOT, "bin", "ccrepro.mjs"), "record", "--upstream", mock.url, "--out", outDir, "--", claude.executablePath, "-p", "say pong"],
+          { cwd: project, env: { PATH: process.env.PATH, HOME: home, IS_SANDBOX: "1", ANTHROPIC_API_KEY: KEY, CLAUDE_CODE_OAUTH_TOKEN: TOKEN, DISABLE_AUTOUPDATER: "1" }, timeout: 90_000 },
         );
         expect(stdout).toContain("pong");
       } finally {
         await mock.close();
+        fs.rmSync(project, { recursive: true, force: true });
       }
       const recording = readRecording(path.join(outDir, "recording.json"));
       const main = recording.exchanges.filter((e) => e.label === "messages");
       expect(main.length).toBeGreaterThan(0);
       // The key did reach the proxy: it was replaced, not absent.
       expect(main.some((e) => e.request.headers["x-api-key"] === "[redacted]" || e.request.headers.authorization === "[redacted]")).toBe(true);
-      expect(filesHolding([KEY, TOKEN], outDir)).toEqual([]);
+      expect(recording.processes[0]!.env).toMatchObject({ ANTHROPIC_API_KEY: "[redacted]", CLAUDE_CODE_OAUTH_TOKEN: "[redacted]" });
+
+      // The folder record --out wrote, imported as it is; the file is run as written.
+      const scenarioFile = path.join(OUT, "plain", "plain-replay.ts");
+      const imported = await promisify(execFile)(process.execPath, [path.join(ROOT, "bin", "ccrepro.mjs"), "import", outDir, "--out", scenarioFile]);
+      expect(imported.stderr).toContain("not reproduced: ANTHROPIC_API_KEY");
+      const text = fs.readFileSync(scenarioFile, "utf8");
+      expect(text).toContain("gitRepository: false,");
+      expect(text).toContain(`files: { work: {"CLAUDE.md":"# Rules\\nAnswer in one word.\\n"} },`);
+      const replay = await runAndCheck({ scenario: await loadScenario(scenarioFile), params: {}, claude, requested: VERSION, runsDir: E2E_RUNS_DIR });
+      expect(replay.record.result.verdict, verdictMessage(replay)).toBe("GREEN");
+      expect(replay.record.result.notes[0]).toBe(`replay fidelity: ${main.length} of ${main.length} replayed requests equal their recorded ones after normalisation; ${main.length} of ${main.length} recorded requests replayed`);
+      expect(filesHolding([KEY, TOKEN], outDir, path.dirname(scenarioFile), replay.runDir)).toEqual([]);
     },
     E2E_TIMEOUT_MS,
   );
