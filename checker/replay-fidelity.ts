@@ -3,6 +3,7 @@
 import { unifiedDiff } from "./text-diff.ts";
 import type { Recordings } from "../harness/recordings.ts";
 import { normaliseMachine, normaliseMachineJson, ToolUseIds } from "../mock-api/machine-rules.ts";
+import { replayKeyOf } from "../mock-api/replay-script.ts";
 import { finding, type CheckerOutput, type Finding } from "../core/verdict.ts";
 
 export const REPLAY_FINDINGS = ["replay-diverged", "replay-unmatched", "replay-missing"] as const;
@@ -26,6 +27,18 @@ export function normaliseRequestBody(text: string): string {
   return JSON.stringify(normaliseMachineJson(value, new ToolUseIds()), null, 1);
 }
 
+// What changed between a recorded request and the replayed one, by the parts the replay matches on: the answer to
+// "what did this release change in what claude sends for my session?".
+function divergenceKinds(recorded: string, replayed: string): string[] {
+  const [a, b] = [replayKeyOf("/v1/messages", recorded), replayKeyOf("/v1/messages", replayed)];
+  const kinds: string[] = [];
+  if (a.model !== b.model) kinds.push("the model changed");
+  if (a.system !== b.system) kinds.push("the system text changed");
+  if (a.tools !== b.tools) kinds.push("the tools changed");
+  if (a.last !== b.last) kinds.push(/"type"\s*:\s*"tool_result"/.test(replayed) ? "a tool result changed" : "the prompt changed");
+  return kinds.length > 0 ? kinds : ["the request changed outside what it is matched by (its history or options)"];
+}
+
 const SERVED = /^replayed recorded #(\d+)$/;
 const NEAREST = /nearest #(\d+)/;
 
@@ -35,12 +48,16 @@ export function checkReplayFidelity(rec: Pick<Recordings, "requests" | "body">, 
   const served = new Set<number>();
   const findings: Finding[] = [];
   let equal = 0;
+  let first: string | null = null;
   for (const entry of replayed) {
     const servedSeq = SERVED.exec(entry.reply.summary)?.[1];
     const nearestSeq = NEAREST.exec(entry.reply.fault ?? "")?.[1];
     const against = bySeq.get(Number(servedSeq ?? nearestSeq));
     const body = normaliseRequestBody(rec.body(entry.seq).toString("utf8"));
     if (servedSeq === undefined) {
+      first ??= against
+        ? `replayed #${entry.seq} against the nearest, recorded #${against.seq}: ${divergenceKinds(against.body, rec.body(entry.seq).toString("utf8")).join(", ")}`
+        : `replayed #${entry.seq}: an extra request, like none recorded`;
       findings.push(
         finding({
           id: "replay-unmatched",
@@ -57,6 +74,7 @@ export function checkReplayFidelity(rec: Pick<Recordings, "requests" | "body">, 
     const expected = normaliseRequestBody(against!.body);
     if (expected === body) equal += 1;
     else if (!findings.some((f) => f.id === "replay-diverged")) {
+      first ??= `replayed #${entry.seq} against recorded #${against!.seq}: ${divergenceKinds(against!.body, rec.body(entry.seq).toString("utf8")).join(", ")}`;
       findings.push(
         finding({
           id: "replay-diverged",
@@ -80,6 +98,7 @@ export function checkReplayFidelity(rec: Pick<Recordings, "requests" | "body">, 
     );
   }
   const notes = [`replay fidelity: ${equal} of ${replayed.length} replayed requests equal their recorded ones after normalisation; ${recorded.length - missing.length} of ${recorded.length} recorded requests replayed`];
+  if (first !== null) notes.push(`first divergence: ${first}`);
   // Fewer requests and nothing different in those made: the replay stopped short, which says nothing yet.
   const reached: CheckerOutput["reached"] =
     findings.length === 0 && missing.length > 0

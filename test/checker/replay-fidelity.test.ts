@@ -111,7 +111,11 @@ describe("checkReplayFidelity", () => {
     expect(out.findings[0]!.diff).toContain('-   "content": "original one"');
     expect(out.findings[0]!.diff).toContain('+   "content": "changed once"');
     expect(out.reached).toEqual({ ok: true });
-    expect(out.notes).toEqual(["replay fidelity: 1 of 3 replayed requests equal their recorded ones after normalisation; 3 of 3 recorded requests replayed"]);
+    // The first divergence named by its kind, in one line above the diff.
+    expect(out.notes).toEqual([
+      "replay fidelity: 1 of 3 replayed requests equal their recorded ones after normalisation; 3 of 3 recorded requests replayed",
+      "first divergence: replayed #2 against recorded #2: the prompt changed",
+    ]);
   });
 
   it("compares a request with the recorded one named in its reply, not the one at its own position", () => {
@@ -143,7 +147,10 @@ describe("checkReplayFidelity", () => {
     ]);
     // Findings were made, so the missing requests are evidence and the run counts as reached.
     expect(out.reached).toEqual({ ok: true });
-    expect(out.notes).toEqual(["replay fidelity: 1 of 2 replayed requests equal their recorded ones after normalisation; 1 of 3 recorded requests replayed"]);
+    expect(out.notes).toEqual([
+      "replay fidelity: 1 of 2 replayed requests equal their recorded ones after normalisation; 1 of 3 recorded requests replayed",
+      "first divergence: replayed #2 against the nearest, recorded #2: the prompt changed",
+    ]);
   });
 
   it("gives an unmatched request no diff when the mock named no nearest recorded request, or one the recording lacks", () => {
@@ -212,7 +219,10 @@ describe("checkReplayFidelity", () => {
       ["replay-missing", Array.from({ length: 11 }, (_, i) => `recorded #${i + 1}`).join(", ")],
     ]);
     expect(out.findings[2]!.diff).toBe(unifiedDiff(normaliseRequestBody(msg("r11")), normaliseRequestBody(msg("r11 reworded")), { beforeName: "recorded #11", afterName: "replayed #4" }));
-    expect(out.notes).toEqual(["replay fidelity: 1 of 4 replayed requests equal their recorded ones after normalisation; 1 of 12 recorded requests replayed"]);
+    expect(out.notes).toEqual([
+      "replay fidelity: 1 of 4 replayed requests equal their recorded ones after normalisation; 1 of 12 recorded requests replayed",
+      "first divergence: replayed #2: an extra request, like none recorded",
+    ]);
   });
 
   it("counts a recorded request served twice (a retry) once", () => {
@@ -223,5 +233,16 @@ describe("checkReplayFidelity", () => {
     const out = checkReplayFidelity(rec, [recorded(1, msg("a"))]);
     expect(out.reached).toEqual({ ok: true });
     expect(out.notes).toEqual(["replay fidelity: 2 of 2 replayed requests equal their recorded ones after normalisation; 1 of 1 recorded requests replayed"]);
+  });
+
+  it("names the kind of the first divergence: model, system text, tools, a tool result, a missing request", () => {
+    const body = (extra: Record<string, unknown>) => JSON.stringify({ model: "m", system: "s", tools: [{ name: "Bash" }], messages: [{ role: "user", content: "p" }], ...extra });
+    const kindOf = (replayedBody: string) =>
+      checkReplayFidelity(replay([{ seq: 1, body: replayedBody, summary: "no match", fault: "replay-unmatched nearest #1" }]), [recorded(1, body({}))]).notes[1];
+    expect(kindOf(body({ model: "n" }))).toBe("first divergence: replayed #1 against the nearest, recorded #1: the model changed");
+    expect(kindOf(body({ system: "t", tools: [] }))).toBe("first divergence: replayed #1 against the nearest, recorded #1: the system text changed, the tools changed");
+    expect(kindOf(body({ messages: [{ role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: "other" }] }] }))).toBe("first divergence: replayed #1 against the nearest, recorded #1: a tool result changed");
+    const short = checkReplayFidelity(replay([{ seq: 1, body: msg("a"), summary: "no match", fault: "replay-unmatched" }]), [recorded(1, msg("b"))]);
+    expect(short.notes[1]).toBe("first divergence: replayed #1: an extra request, like none recorded");
   });
 });
