@@ -117,8 +117,11 @@ function resumedId(ctx: RunContext, step: Extract<Step, { kind: "terminal" }>): 
   if (step.resume === undefined) return undefined;
   const earlier = ctx.sessions.get(step.resume) ?? ctx.terminals.get(step.resume);
   if (!earlier) throw new StepFailure(`terminal ${step.session} resumes session "${step.resume}", which was never started`);
-  if (!earlier.process.sessionId) throw new StepFailure(`session "${step.resume}" never reported a session id to resume; resume it with resumeFrom: (view) => id`);
-  return earlier.process.sessionId;
+  // A UI prints no session id; the requests its process sent carry it (x-claude-code-session-id).
+  const sent = ctx.live.requests.find((r) => r.client?.pid === earlier.process.pid && typeof r.headers["x-claude-code-session-id"] === "string");
+  const id = earlier.process.sessionId ?? (sent?.headers["x-claude-code-session-id"] as string | undefined);
+  if (!id) throw new StepFailure(`session "${step.resume}" never reported a session id to resume; resume it with resumeFrom: (view) => id`);
+  return id;
 }
 
 async function startTerminal(ctx: RunContext, step: Extract<Step, { kind: "terminal" }>): Promise<StepResult> {
