@@ -2,16 +2,23 @@
 // record. The assistant turns become the mock's replies by step; the typed prompts become `-p` turns, each resuming the last.
 import { UserError } from "../core/errors.ts";
 import { codeLiteral as literal } from "../core/code-literal.ts";
+import { lte, valid } from "../releases/semver-functions.ts";
+
+// The last release that ran as cli.js; the native releases start after it.
+const LAST_CLI_JS = "2.1.112";
 
 interface Entry {
   type?: string;
   uuid?: string;
   isMeta?: boolean;
   isSidechain?: boolean;
+  version?: string;
   message?: { id?: string; role?: string; content?: unknown };
 }
 
 export interface TranscriptTurns {
+  // Which release wrote it and its era, as the entries' `version` says: "claude 2.1.332 (native)".
+  era: string;
   prompts: string[];
   // Each assistant message's content blocks (text, tool_use, thinking), in order.
   replies: Array<Array<Record<string, unknown>>>;
@@ -23,11 +30,20 @@ export function readTranscript(file: string, text: string): TranscriptTurns {
   const entries: Entry[] = [];
   text.split("\n").forEach((line, i) => {
     if (line.trim() === "") return;
+    let entry: Entry;
     try {
-      entries.push(JSON.parse(line) as Entry);
+      entry = JSON.parse(line) as Entry;
     } catch {
       throw new UserError(`${file}:${i + 1}: not a JSON line, so not a Claude Code transcript: pass a <config>/projects/<dir>/<session>.jsonl or a recording.json`, "TRANSCRIPT_UNREADABLE");
     }
+    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+      throw new UserError(`${file}:${i + 1}: a line that is not a JSON object, so not a transcript entry: a transcript format this ccrepro does not read`, "TRANSCRIPT_FORMAT");
+    }
+    const content = entry.message?.content;
+    if ((entry.type === "user" || entry.type === "assistant") && entry.message && typeof content !== "string" && !Array.isArray(content)) {
+      throw new UserError(`${file}:${i + 1}: ${entry.type === "user" ? "a" : "an"} ${entry.type} entry whose message.content is neither text nor a list of blocks: a transcript format this ccrepro does not read (it reads those of 2.1.112, cli.js, and 2.1.332, native)`, "TRANSCRIPT_FORMAT");
+    }
+    entries.push(entry);
   });
   const turns = entries.filter((e) => (e.type === "user" || e.type === "assistant") && e.message && !e.isSidechain);
   if (turns.length === 0) {
@@ -60,7 +76,14 @@ export function readTranscript(file: string, text: string): TranscriptTurns {
     lastId = id;
   }
   if (prompts.length === 0) throw new UserError(`${file}: the transcript holds no typed prompt: nothing to start a session with`, "TRANSCRIPT_FORMAT");
-  return { prompts, replies };
+  return { era: eraOf(entries), prompts, replies };
+}
+
+// The release that wrote the transcript, from the first entry that names one, and its era.
+function eraOf(entries: readonly Entry[]): string {
+  const version = entries.find((e) => typeof e.version === "string" && valid(e.version))?.version;
+  if (version === undefined) return "a release that wrote no version in its entries";
+  return `claude ${version} (${lte(version, LAST_CLI_JS) ? "the cli.js era, to 2.1.112" : "the native era, from 2.1.113"})`;
 }
 
 
@@ -69,7 +92,7 @@ export function scenarioFromTranscript(turns: TranscriptTurns, options: { name: 
   // The first prompt's opening words find the conversation's requests among the side calls (titles, quota checks).
   const marker = turns.prompts[0]!.trim().slice(0, 40);
   return [
-    `// Imported by \`ccrepro import\` from the transcript ${literal(options.from)}: ${turns.prompts.length} prompt(s), ${turns.replies.length} assistant turn(s).`,
+    `// Imported by \`ccrepro import\` from the transcript ${literal(options.from)}, written by ${turns.era}: ${turns.prompts.length} prompt(s), ${turns.replies.length} assistant turn(s).`,
     `// The mock answers the conversation's requests with the transcript's assistant turns, by step; side calls get "ok".`,
     `import { conversation, defineScenario, print, session, text } from "ccrepro";`,
     `import { notReached, reached, requestsOf, resultOf } from "ccrepro/checkers";`,

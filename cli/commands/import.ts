@@ -42,8 +42,10 @@ export function registerImportCommand(program: Command, ctx: CliContext): void {
         }
         fs.mkdirSync(path.dirname(out), { recursive: true });
         if (fs.existsSync(out) && !options.force) throw new UserError(`${out} exists: pick another --out, or pass --force to overwrite it`, "FILE_EXISTS");
-        fs.writeFileSync(out, redactor.text(scenarioFromTranscript(readTranscript(input, text), { name, from: path.basename(input) })));
+        const turns = readTranscript(input, text);
+        fs.writeFileSync(out, redactor.text(scenarioFromTranscript(turns, { name, from: path.basename(input) })));
         scanWrittenFile(out, redactor.values());
+        ctx.print(`read a transcript written by ${turns.era}`);
         ctx.print(`wrote ${out}`);
         ctx.print(`replay it: ccrepro run ${path.relative(process.cwd(), out) || out} --claude <version>`);
         return;

@@ -8,7 +8,7 @@ describe("a Claude Code transcript as a scenario", () => {
   // message streamed in pieces repeats its id.
   const transcript = lines(
     { type: "queue-operation", operation: "enqueue" },
-    { type: "user", message: { role: "user", content: "FIRST do it" } },
+    { type: "user", version: "2.1.332", message: { role: "user", content: "FIRST do it" } },
     { type: "attachment", attachment: {} },
     { type: "assistant", message: { id: "m1", role: "assistant", content: [{ type: "thinking", thinking: "hm", signature: "sig" }] } },
     { type: "assistant", message: { id: "m1", role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "ls" } }] } },
@@ -21,6 +21,7 @@ describe("a Claude Code transcript as a scenario", () => {
 
   it("takes the typed prompts as turns and each assistant message, pieces merged, as a reply", () => {
     expect(readTranscript("t.jsonl", transcript)).toEqual({
+      era: "claude 2.1.332 (the native era, from 2.1.113)",
       prompts: ["FIRST do it", "SECOND more"],
       replies: [
         [{ type: "thinking", thinking: "hm", signature: "sig" }, { type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "ls" } }],
@@ -40,5 +41,17 @@ describe("a Claude Code transcript as a scenario", () => {
   it("refuses a file that is not a transcript, or one of a format it does not read, naming the file and the line", () => {
     expect(() => readTranscript("t.jsonl", "{}\nnot json")).toThrow("t.jsonl:2: not a JSON line, so not a Claude Code transcript");
     expect(() => readTranscript("t.jsonl", lines({ type: "summary", summary: "x" }))).toThrow("t.jsonl: no user or assistant entries with a message");
+    expect(() => readTranscript("t.jsonl", lines({ type: "user", message: { role: "user", content: "a" } }, { type: "assistant", message: { content: { text: "b" } } }))).toThrow(
+      "t.jsonl:2: an assistant entry whose message.content is neither text nor a list of blocks: a transcript format this ccrepro does not read",
+    );
+    expect(() => readTranscript("t.jsonl", "[1]")).toThrow("t.jsonl:1: a line that is not a JSON object");
+  });
+
+  it("names the era it read, from the entries' version", () => {
+    const one = (version?: string) => readTranscript("t.jsonl", lines({ type: "user", ...(version ? { version } : {}), message: { role: "user", content: "hi" } })).era;
+    expect(one("2.1.112")).toBe("claude 2.1.112 (the cli.js era, to 2.1.112)");
+    expect(one("1.0.128")).toBe("claude 1.0.128 (the cli.js era, to 2.1.112)");
+    expect(one("2.1.113")).toBe("claude 2.1.113 (the native era, from 2.1.113)");
+    expect(one()).toBe("a release that wrote no version in its entries");
   });
 });
