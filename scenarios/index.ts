@@ -20,6 +20,7 @@ import resumePointsAtNothing from "./resume-points-at-nothing.ts";
 import resumeBackgroundDaemonGone from "./resume-background-daemon-gone.ts";
 import resumeHistoryLost from "./resume-history-lost.ts";
 import resumeOrphanedBackgroundTask from "./resume-orphaned-background-task.ts";
+import resumeMonitorStartsTurn from "./resume-monitor-starts-turn.ts";
 import subagentResumeNotificationHeader from "./subagent-resume-notification-header.ts";
 import hookDecisionEnforced from "./hook-decision-enforced.ts";
 import maxTurnsCount from "./max-turns-count.ts";
@@ -32,6 +33,7 @@ import type { Scenario } from "../kit/scenario.ts";
 export const SCENARIOS: Scenario[] = [
   subagentResumeNotificationHeader,
   resumeOrphanedBackgroundTask,
+  resumeMonitorStartsTurn,
   hookTaskNotificationPrompt,
   backgroundMidTurn,
   interruptMidToolResume,
