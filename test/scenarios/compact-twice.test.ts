@@ -162,4 +162,42 @@ describe("compact-twice's check", () => {
     fs.rmSync(path.join(dir, "transcripts"), { recursive: true });
     expect(check(dir)).toMatchObject({ verdict: "INCONCLUSIVE", reason: "session 1's transcript holds 0 compaction boundaries and 0 summaries, not 2 of each (did each /compact compact?)" });
   });
+
+  it("a system row that is not a compaction boundary is not counted as one", () => {
+    const { dir } = green();
+    editLines(dir, (current) => current.map((line, i) => (i === 86 ? line.replace('"subtype":"compact_boundary"', '"subtype":"informational"') : line)));
+    expect(check(dir)).toMatchObject({ verdict: "INCONCLUSIVE", reason: "session 1's transcript holds 1 compaction boundaries and 2 summaries, not 2 of each (did each /compact compact?)" });
+  });
+
+  it("only a copied boundary marks a rewritten stretch: a copied system row of another kind beside the copied row does not", () => {
+    const { dir, lines } = green();
+    insertCopies(dir, lines, 84, [33]);
+    editLines(dir, (current) => [...current.slice(0, 85), lines[41]!.replace('"subtype":"compact_boundary"', '"subtype":"informational"'), ...current.slice(85)]);
+    const result = check(dir);
+    expect(result.red).toEqual(["rows-reappended"]);
+    expect(result.findings[0]!.detail).toEqual([`line 84 repeats line 32: user ${uuidOf(lines[32]!)}`]);
+  });
+
+  it("a boundary copy earlier in the file, apart from the copied row, does not make the row's copy a rewrite", () => {
+    const { dir, lines } = green();
+    insertCopies(dir, lines, 84, [33]);
+    editLines(dir, (current) => [...current.slice(0, 60), lines[41]!, ...current.slice(60)]);
+    const result = check(dir);
+    expect(result.ids).toEqual(["rows-reappended", "turn-rewritten"]);
+    expect(result.findings[0]!.detail).toEqual([`line 85 repeats line 32: user ${uuidOf(lines[32]!)}`]);
+  });
+
+  it("a row copied before the first boundary, within its own stretch, is turn-rewritten, not the bug", () => {
+    const { dir, lines } = green();
+    insertCopies(dir, lines, 40, [33]);
+    const result = check(dir);
+    expect(result).toMatchObject({ verdict: "GREEN", ids: ["turn-rewritten"] });
+    expect(result.findings[0]!.detail).toEqual([`line 40 repeats line 32: user ${uuidOf(lines[32]!)}`]);
+  });
+
+  it("request-carries-summarised lists every stale prompt it found", () => {
+    const dir = copyRun(recordedRun(GREEN));
+    editBody(dir, 9, (body) => body.messages.unshift({ role: "user", content: "say first 1 and say first 2" }, { role: "assistant", content: "a word" }));
+    expect(check(dir).findings[0]!.title).toBe("the request after the second compaction carries prompts the first compaction replaced (say first 1, say first 2)");
+  });
 });

@@ -8,6 +8,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadRecordings } from "../../harness/recordings.ts";
 import { findScenario } from "../../scenarios/index.ts";
+import { conversationRows, transcriptOf as loadTranscript } from "../../checker/transcripts.ts";
 import { copyRun, editFile, editJsonLines, recordedRun } from "../fixtures/runs/edit-run.ts";
 
 const scenario = findScenario("resume-history-lost")!;
@@ -165,5 +166,16 @@ describe("resume-history-lost's check", () => {
     );
     expect(check(dir)).toMatchObject({ verdict: "GREEN", ids: [] });
     expect(check(dir).notes?.[0]).toContain(": 3 messages before the resume");
+  });
+
+  it("holds the rows written before session 2 started: one written at that very moment is not held", () => {
+    const dir = copyRun(recordedRun(LINE));
+    const before = check(dir).notes?.[0];
+    expect(before).toMatch(/: 4 messages before the resume;/);
+    const started = (JSON.parse(fs.readFileSync(path.join(dir, "sessions", "s2", "session.json"), "utf8")) as { startedAt: number }).startedAt;
+    const held = conversationRows(loadTranscript(loadRecordings(dir), "s1")!).filter((row) => row.at !== null && row.at < started);
+    const last = Math.max(...held.map((row) => row.at!));
+    editFile(dir, "sessions/s2/session.json", (text) => text.replace(/"startedAt": [0-9.]+/, `"startedAt": ${last}`));
+    expect(check(dir).notes?.[0]).toMatch(/: 3 messages before the resume;/);
   });
 });
