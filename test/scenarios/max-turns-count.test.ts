@@ -78,4 +78,13 @@ describe("max-turns-count's check", () => {
     editJsonLines(dir, "sessions/s1/stdout.jsonl", (lines) => lines.filter((line) => !String(line.raw).includes('"type":"result"')));
     expect(judge(dir, compacted)).toMatchObject({ verdict: "INCONCLUSIVE", ids: [], reason: "claude -p printed no result" });
   });
+
+  it("max-turns-not-flagged quotes the result's errors, [] when it has none", () => {
+    const listed = copyRun(recordedRun("max-turns-unflagged-2.1.87"));
+    editResult(listed, '"errors":[]', '"errors":["Reached maximum number of turns (2)"]');
+    expect(judge(listed, { maxTurns: 2 }).findings[0]!.title).toBe('the limit ended the run but the result says is_error=false (errors: ["Reached maximum number of turns (2)"])');
+    const absent = copyRun(recordedRun("max-turns-unflagged-2.1.87"));
+    editResult(absent, '"errors":[]', '"errors_elsewhere":[]');
+    expect(judge(absent, { maxTurns: 2 }).findings[0]!.title).toBe("the limit ended the run but the result says is_error=false (errors: [])");
+  });
 });

@@ -6,7 +6,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadRecordings } from "../../harness/recordings.ts";
 import { findScenario } from "../../scenarios/index.ts";
-import { copyRun, editBody, recordedRun } from "../fixtures/runs/edit-run.ts";
+import { copyRun, editBody, editFile, editJsonLines, recordedRun } from "../fixtures/runs/edit-run.ts";
 
 const scenario = findScenario("mcp-tools-first-turn")!;
 const check = (dir: string) => scenario.check(loadRecordings(dir), scenario.params.parse({ delayMs: 3000 }));
@@ -45,5 +45,51 @@ describe("mcp-tools-first-turn's check", () => {
       body.tools = (body.tools as { name: string }[]).filter((t) => !t.name.startsWith("mcp__"));
     });
     expect(check(dir).verdict).toBe("RED");
+  });
+
+  // Premises, one taken away at a time from the 2.1.141 run (its request #1 arrived at 1796175709518.9456).
+  const OFFERED = "mcp-offered-2.1.141";
+  const NO_TURN = "the turn never made its first model request and printed a result";
+  const dropStdout = (dir: string, type: string) =>
+    editFile(dir, path.join("sessions", "s1", "stdout.jsonl"), (text) => text.split("\n").filter((line) => !line.includes(`\\"type\\":\\"${type}\\"`)).join("\n"));
+  const editEvents = (dir: string, edit: (events: Record<string, unknown>[]) => Record<string, unknown>[]) => editJsonLines(dir, path.join("mcp", "slowfix.jsonl"), edit);
+
+  it.each([
+    ["no init line", (dir: string) => dropStdout(dir, "system")],
+    ["no result", (dir: string) => dropStdout(dir, "result")],
+    ["no request of the main conversation", (dir: string) => editJsonLines(dir, path.join("mock", "index.jsonl"), (lines) => lines.map((l) => (l.kind === "request" ? { ...l, stream: "sub" } : l)))],
+  ])("INCONCLUSIVE with %s", (_label, edit) => {
+    const dir = copyRun(recordedRun(OFFERED));
+    edit(dir);
+    expect(check(dir)).toMatchObject({ verdict: "INCONCLUSIVE", reason: NO_TURN, findings: [] });
+  });
+
+  it("INCONCLUSIVE when the server started only as the first request arrived, though its later events came before", () => {
+    const dir = copyRun(recordedRun(OFFERED));
+    editEvents(dir, (events) => events.map((e) => (e.event === "started" ? { ...e, t: 1796175709518.9456 } : e)));
+    expect(check(dir)).toMatchObject({ verdict: "INCONCLUSIVE", reason: "claude never started the MCP server before its first request" });
+  });
+
+  it("times initialize from the process claude started, not another one's", () => {
+    const dir = copyRun(recordedRun(OFFERED));
+    editEvents(dir, (events) => [events[0]!, { t: 1796175706610.6394, event: "request", pid: 1, method: "initialize", id: 0 }, ...events.slice(1)]);
+    expect(check(dir).notes[0]).toBe(
+      "server started 3.4 s before request #1, read initialize 3.0 s after it started; init status connected; mcp__slowfix__lookup in tools in request #1",
+    );
+  });
+
+  it("reads the server's status from its own entry of init, absent when init does not list it", () => {
+    const other = copyRun(recordedRun(OFFERED));
+    editFile(other, path.join("sessions", "s1", "stdout.jsonl"), (text) => text.replace('mcp_servers\\":[', 'mcp_servers\\":[{\\"name\\":\\"other\\",\\"status\\":\\"failed\\"},'));
+    expect(check(other).notes[0]).toContain("; init status connected;");
+    const absent = copyRun(recordedRun(OFFERED));
+    editFile(absent, path.join("sessions", "s1", "stdout.jsonl"), (text) => text.replace('{\\"name\\":\\"slowfix\\",\\"status\\":\\"connected\\"}', ""));
+    expect(check(absent).notes[0]).toContain("; init status absent;");
+  });
+
+  it("RED's finding says what the first request lacked and what init said", () => {
+    const [f] = check(recordedRun("mcp-missing-2.1.142")).findings;
+    expect(f).toMatchObject({ title: "the first request offers no mcp__slowfix__lookup (the server took 3000 ms to initialise; init says pending)" });
+    expect(f!.where).toMatch(/^request #1; s1 stdout line \d+$/);
   });
 });

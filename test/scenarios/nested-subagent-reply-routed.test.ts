@@ -43,6 +43,7 @@ describe("nested-subagent-reply-routed's check", () => {
   it("RED nested-child-task-lost when the woken child's request no longer holds its first task", () => {
     const result = judge(edited([7], "NEST_CHILD_6J first task", "NEST_CHILD_6J"));
     expect(result).toMatchObject({ verdict: "RED", ids: ["nested-child-task-lost"], wheres: ["request #7"] });
+    expect(result.findings[0]!.title).toBe("the child, resumed by its parent's follow-up, no longer has its first task in its history");
     expect(result.notes).toEqual(["follow-up in child request #7 (without the child's first task); answer in sub request #8"]);
   });
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { loadRecordings } from "../../harness/recordings.ts";
 import { findScenario } from "../../scenarios/index.ts";
-import { copyRun, editBody, editFile, recordedRun } from "../fixtures/runs/edit-run.ts";
+import { copyRun, editBody, editFile, editJsonLines, recordedRun } from "../fixtures/runs/edit-run.ts";
 
 const scenario = findScenario("subagent-background-task-notified")!;
 const judge = (dir: string) => {
@@ -46,6 +46,26 @@ describe("subagent-background-task-notified's check", () => {
     const dir = copyRun(recordedRun("bg-ui-never-notified-2.1.226"));
     editBody(dir, 6, (body) => body.messages.unshift({ role: "user", content: "BG-done" }));
     expect(judge(dir)).toMatchObject({ verdict: "RED", wheres: ["0 subagent requests after its turn ended; main requests quoting the output: #6"] });
+  });
+
+  // In the 2.1.226 run the subagent's turn ended with request #5 (at 1796537177905.1768); #1 is a side request, #4 main.
+  const at = (dir: string, seq: number, receivedAt: number) =>
+    editJsonLines(dir, "mock/index.jsonl", (lines) => lines.map((l) => (l.kind === "request" && l.seq === seq ? { ...l, receivedAt } : l)));
+  const quote = (dir: string, ...seqs: number[]) => seqs.forEach((seq) => editBody(dir, seq, (body) => body.messages.unshift({ role: "user", content: "BG-done" })));
+
+  it("names only main requests after the subagent's turn ended: not one at that instant, not a side request", () => {
+    const dir = copyRun(recordedRun("bg-ui-never-notified-2.1.226"));
+    quote(dir, 1, 4, 6);
+    at(dir, 4, 1796537177905.1768);
+    at(dir, 1, 1796537178000);
+    expect(judge(dir)).toMatchObject({ verdict: "RED", wheres: ["0 subagent requests after its turn ended; main requests quoting the output: #6"] });
+  });
+
+  it("lists every main request quoting the output", () => {
+    const dir = copyRun(recordedRun("bg-ui-never-notified-2.1.226"));
+    quote(dir, 4, 6);
+    at(dir, 4, 1796537178000);
+    expect(judge(dir)).toMatchObject({ verdict: "RED", wheres: ["0 subagent requests after its turn ended; main requests quoting the output: #4, #6"] });
   });
 
   it("INCONCLUSIVE when the command never started (no bg-started.txt)", () => {
