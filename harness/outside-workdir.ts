@@ -14,7 +14,7 @@ function outsideRoot(layout: RunLayout): string {
 }
 
 // The nearest folder at or above `dir` that holds a `.git`, or null.
-export function enclosingRepository(dir: string): string | null {
+function enclosingRepository(dir: string): string | null {
   for (let at = path.resolve(dir); ; at = path.dirname(at)) {
     if (fs.existsSync(path.join(at, ".git"))) return at;
     if (path.dirname(at) === at) return null;
