@@ -114,13 +114,16 @@ export function confinedCheck(runDir: string, file: string, shown: string, optio
   return new Promise((resolve) => {
     let settled = false;
     const onAbort = () => settle(error(`the check of scenario file ${shown} was interrupted, and its process ended; run \`ccrepro check\` on this run directory to judge it again`));
+    // The verdict is given only once the child is gone: a SIGKILL is delivered asynchronously, and ccrepro must not
+    // exit (or move on) while a process it started still runs.
     const settle = (value: ConfinedCheck) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       options.abort?.removeEventListener("abort", onAbort);
-      if (child.exitCode === null) child.kill("SIGKILL");
-      resolve(value);
+      if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return resolve(value);
+      child.once("exit", () => resolve(value));
+      child.kill("SIGKILL");
     };
     const timer = setTimeout(() => {
       settle(error(`the check of scenario file ${shown} did not return within ${Math.round(timeoutMs / 1000)} s and was ended; a check that loops or waits forever is a bug in that file: fix its check() and run \`ccrepro check\` on this run directory again`));
