@@ -44,7 +44,6 @@ export {
   screensOf,
   sessionOf,
   stdoutOf,
-  viewRequest,
   type ContentBlock,
   type FilesAt,
   type HookCall,
@@ -80,7 +79,6 @@ export type CheckerOutput = verdicts.CheckerOutput;
 import * as boundaries from "../checker/boundaries.ts";
 import * as cache from "../checker/cache-audit.ts";
 import * as notifications from "../checker/notification-check.ts";
-import * as prefix from "../checker/prefix.ts";
 import * as turns from "../checker/turns.ts";
 import * as hooks from "../checker/hooks.ts";
 import * as deliveries from "../checker/notification-delivery.ts";
@@ -114,15 +112,8 @@ export const NOTIFICATION_FINDINGS = notifications.NOTIFICATION_FINDINGS;
 /** One of NOTIFICATION_FINDINGS. */
 export type NotificationFindingId = notifications.NotificationFindingId;
 
-/** Whether a request's prompt prefix kept its bytes from an earlier request, and where it first differs. */
-export const comparePrefix = prefix.comparePrefix;
-/** comparePrefix's result. */
-export type PrefixComparison = prefix.PrefixComparison;
-
 /** The turn grammar of one session: each pushed prompt is settled once, by its own answer (result lines by origin). */
 export const checkTurnGrammar = turns.checkTurnGrammar;
-/** The turn grammar's structure alone, without a prompt to reach. */
-export const checkTurnStructure = turns.checkTurnStructure;
 /** The turn grammar's finding ids. */
 export const TURN_FINDINGS = turns.TURN_FINDINGS;
 /** One of TURN_FINDINGS. */
@@ -149,10 +140,8 @@ export const CONTINUATION_FINDINGS = continuation.CONTINUATION_FINDINGS;
 /** One of CONTINUATION_FINDINGS. */
 export type ContinuationFindingId = continuation.ContinuationFindingId;
 
-/** The finding ids every scenario's result may carry: requests the real Messages API would have rejected (400). */
+/** The finding ids every scenario's result may carry: requests the real Messages API would have rejected (400), added by the pipeline to every result (a `known` entry may name them). */
 export const API_FINDINGS = conformance.API_FINDINGS;
-/** The requests the real API would reject, as findings (the pipeline adds these to every result). */
-export const checkApiConformance = conformance.checkApiConformance;
 /** One of API_FINDINGS. */
 export type ApiFindingId = conformance.ApiFindingId;
 

@@ -124,10 +124,9 @@ function harnessReply(event: string, answer: HookAnswerReply): HookReply {
   return { exitCode: answer.exitCode, ...(printed === undefined ? {} : { stdout: printed }), ...(answer.stderr === undefined ? {} : { stderr: answer.stderr }) };
 }
 
-/** The harness's hook capture for a declaration (internal: the pipeline's). Accepts the old `{ events }` form. */
-export function hookCapture(hooks: HooksDeclaration | { events: string[] | "all" } | undefined): HookCapture | undefined {
+/** The harness's hook capture for a declaration (internal: the pipeline's). */
+export function hookCapture(hooks: HooksDeclaration | undefined): HookCapture | undefined {
   if (!hooks) return undefined;
-  if ("events" in hooks) return { events: hooks.events };
   const answers: HookAnswerRule[] = (hooks.answer ?? []).map((rule) => ({
     event: rule.event,
     ...(rule.matcher ? { matcher: rule.matcher } : {}),

@@ -11,14 +11,12 @@
 export { z } from "zod";
 
 // Defining a scenario.
-export { defineScenario, ScenarioDefinitionError, type CheckOutput, type Driver, type KnownState, type PublicRecord, type PublicRecordRelease, type ScenarioDefinition, type StepContext } from "./scenario.ts";
+export { defineScenario, type CheckOutput, type Driver, type KnownState, type PublicRecord, type PublicRecordRelease, type ScenarioDefinition, type StepContext } from "./scenario.ts";
 export { session, type Session } from "./session.ts";
 export { choice, count, flag, milliseconds } from "./params.ts";
 import type * as plan from "../harness/plan.ts";
-import * as capabilities from "../releases/needs.ts";
-/** The capabilities a scenario's `needs` may name, each documented where it is defined with the first release that has it. */
-export const CAPABILITIES = capabilities.CAPABILITIES;
-/** What a scenario needs from a release: a capability, or `hook:<EventName>`. */
+import type * as capabilities from "../releases/needs.ts";
+/** What a scenario needs from a release: a capability (`"background-bash"`; `ccrepro scenarios --claude V` lists a release's), `hook:<EventName>` or `tool:<Name>` (`tool:Monitor`, `tool:ToolSearch`). */
 export type Need = capabilities.Need;
 /** The sessions' permissions: "bypass", or `{ mode: "default" | "acceptEdits" | "dontAsk" | "plan", allow?, deny? }`. */
 export type PermissionPlan = plan.PermissionPlan;
@@ -35,7 +33,7 @@ export type CommandView = plan.CommandView;
 
 // What the mock answers.
 export { conversation, type ConversationStream } from "./moves.ts";
-export { bash, foregroundWait, nodeWait, subagent, text, thinking, toolCall, type ReplyInput } from "./replies.ts";
+export { bash, foregroundWait, subagent, text, thinking, toolCall, type ReplyInput } from "./replies.ts";
 export { drop, httpError, midStreamError, stall, type FaultScope } from "./faults.ts";
 import type * as script from "../mock-api/script.ts";
 /** The mock's whole script, as `conversation()` returns it (streams, replies by step, strictness, usage model). */
@@ -78,6 +76,3 @@ export { allow, answer, block, context, exit2, permission, reply, shell, type Fi
 
 // MCP servers the sessions get.
 export { mcpServer, type McpServerOptions } from "./mcp.ts";
-
-// The old names, for one release (each warns once with the name that replaces it).
-export * from "./legacy.ts";

@@ -1,7 +1,7 @@
 // Parameter types that accept both typed values (configs) and the strings `--param key=value` gives, each with an
-// options object; the old positional forms still work for one release, with a warning.
+// options object.
 import { z } from "zod";
-import { deprecated } from "./deprecated.ts";
+import { optionsObject } from "./definition-error.ts";
 
 /**
  * One of a list of words; `--param how=sigterm`.
@@ -9,7 +9,7 @@ import { deprecated } from "./deprecated.ts";
  * @example how: choice(["sigkill", "sigterm"], { default: "sigkill" })
  */
 export function choice<const T extends readonly [string, ...string[]]>(values: T, options: { default: T[number] }) {
-  const fallback = typeof options === "string" ? (deprecated("choice(values, fallback)", "choice(values, { default })"), options as T[number]) : options.default;
+  const fallback = optionsObject(options, "choice(values, …)", `choice(${JSON.stringify(values)}, { default: ${JSON.stringify(values[0])} })`).default;
   return z.enum(values, { error: () => `expected one of ${values.join(" | ")}` }).default(fallback);
 }
 
@@ -19,7 +19,7 @@ export function choice<const T extends readonly [string, ...string[]]>(values: T
  * @example background: flag({ default: true })
  */
 export function flag(options: { default: boolean }) {
-  const fallback = typeof options === "boolean" ? (deprecated("flag(fallback)", "flag({ default })"), options as boolean) : options.default;
+  const fallback = optionsObject(options, "flag(…)", "flag({ default: true })").default;
   return z
     .union([z.boolean(), z.enum(["true", "false"]).transform((value) => value === "true")], {
       error: () => "expected true or false",
@@ -32,8 +32,8 @@ export function flag(options: { default: boolean }) {
  *
  * @example grace: milliseconds({ default: 4000, max: 60_000 })
  */
-export function milliseconds(options: { default: number; max?: number }, legacyMax?: number) {
-  const { default: fallback, max = 600_000 } = typeof options === "number" ? (deprecated("milliseconds(fallback, max)", "milliseconds({ default, max })"), { default: options as number, max: legacyMax }) : options;
+export function milliseconds(options: { default: number; max?: number }) {
+  const { default: fallback, max = 600_000 } = optionsObject(options, "milliseconds(…)", "milliseconds({ default: 4000, max: 60_000 })");
   return z.coerce
     .number({ error: () => "expected a number of milliseconds" })
     .int("expected a whole number of milliseconds")
@@ -47,9 +47,8 @@ export function milliseconds(options: { default: number; max?: number }, legacyM
  *
  * @example maxTurns: count({ default: 2, min: 1, max: 50 })
  */
-export function count(options: { default: number; min: number; max: number }, legacyMin?: number, legacyMax?: number) {
-  const { default: fallback, min, max } =
-    typeof options === "number" ? (deprecated("count(fallback, min, max)", "count({ default, min, max })"), { default: options as number, min: legacyMin ?? 0, max: legacyMax ?? Number.MAX_SAFE_INTEGER }) : options;
+export function count(options: { default: number; min: number; max: number }) {
+  const { default: fallback, min, max } = optionsObject(options, "count(…)", "count({ default: 2, min: 1, max: 50 })");
   return z.coerce
     .number({ error: () => "expected a whole number" })
     .int("expected a whole number")

@@ -38,13 +38,6 @@ export const bash = (command: string, description: string, options: { background
  */
 export const foregroundWait = (ms: number) => `command sleep ${ms / 1000}`;
 
-/**
- * The same wait as a node process (`node -e "setTimeout(…)"`): some 0.1 s of CPU more per call than `foregroundWait`.
- *
- * @deprecated Use `foregroundWait(ms)`; this stays for scenario files written with it.
- * @example bash(nodeWait(4000), "wait 4 s")
- */
-export const nodeWait = (ms: number) => `node -e "setTimeout(() => {}, ${ms})"`;
 
 /**
  * A thinking block before the reply's other content (text, tool calls). `signed`: the block carries the mock's

@@ -11,7 +11,6 @@ import type { MockScriptInput } from "../mock-api/script.ts";
 import { API_FINDINGS, type ApiFindingId } from "../checker/api-conformance.ts";
 import { isNeed, NEED_FORMS, type Need } from "../releases/needs.ts";
 import { hookCapture, type HooksDeclaration } from "./hooks.ts";
-import { deprecated } from "./deprecated.ts";
 import { ISOLATION_VARS, MERGED_CONFIG_FILES } from "../harness/isolation.ts";
 
 export { ScenarioDefinitionError };
@@ -263,8 +262,10 @@ const definitionShape = z.object({
   check: z.function(),
   hooks: z
     .union([
-      z.object({ events: z.union([z.array(z.string()), z.literal("all")]) }),
-      z.strictObject({ record: z.union([z.array(z.string()), z.literal("all")]).optional(), answer: z.array(z.object({ event: z.string(), replies: z.array(z.unknown()).min(1) }).loose()).optional(), source: z.enum(["user", "project", "flag"]).optional() }),
+      z.strictObject({ record: z.union([z.array(z.string()), z.literal("all")]).optional(), answer: z.array(z.object({ event: z.string(), replies: z.array(z.unknown()).min(1) }).loose()).optional(), source: z.enum(["user", "project", "flag"]).optional() },
+        // The pre-0.1 field is refused by name, so the message says what replaces it.
+        { error: (issue) => (issue.code === "unrecognized_keys" && issue.keys.includes("events") ? 'hooks: { events } is now hooks: { record }, e.g. hooks: { record: ["Stop"] }' : undefined) },
+      ),
       z.function(),
     ])
     .optional(),
@@ -360,14 +361,8 @@ const DEFINED = Symbol.for("ccrepro.defined-scenario");
 /** Whether `value` came from defineScenario (internal: the loader defines plain objects itself). */
 export const isDefinedScenario = (value: unknown): value is Scenario => typeof value === "object" && value !== null && DEFINED in value;
 
-const isJudged = (value: unknown): value is CheckResult => typeof value === "object" && value !== null && "verdict" in value;
-
-// The verdict rules applied to a check's output; a file still calling judge() itself is taken as it is, with a warning.
-function verdictOf(output: CheckOutput | CheckResult, redIds: readonly string[]): CheckResult {
-  if (isJudged(output)) {
-    deprecated("a check that returns judge(…)", "return { reached, findings, notes } and let ccrepro judge");
-    return checkResultSchema.parse(output);
-  }
+// The verdict rules applied to a check's output.
+function verdictOf(output: CheckOutput, redIds: readonly string[]): CheckResult {
   const findings = output.findings.map((f) => findingSchema.parse({ ...f, red: f.red ?? redIds.includes(f.id) }));
   return judge({ reached: output.reached, findings, notes: [...(output.notes ?? [])] });
 }
@@ -384,7 +379,6 @@ export function defineScenario<P extends ParamsSchema = z.ZodObject<{}, z.core.$
   const problems = scenarioProblems(definition);
   if (problems.length > 0) throw new ScenarioDefinitionError(problems);
   const { hooks } = definition;
-  if (hooks && typeof hooks !== "function" && "events" in hooks) deprecated("hooks: { events }", "hooks: { record }");
   const declared = definition.sessions?.map((s) => s.name);
   const params = (definition.params ?? z.strictObject({})) as P;
   const scenario: Scenario<P, F> = {

@@ -2,9 +2,8 @@
 // nested lists; the harness's own step union (harness/plan.ts) stays internal.
 import type { CommandView, Step as RawStep, StopHow, TerminalKey, TerminalView } from "../harness/plan.ts";
 import type { Recordings } from "../harness/recordings.ts";
-import { deprecated } from "./deprecated.ts";
 import type { Session } from "./session.ts";
-import { ScenarioDefinitionError } from "./definition-error.ts";
+import { optionsObject, ScenarioDefinitionError } from "./definition-error.ts";
 
 declare const usesSessions: unique symbol;
 
@@ -19,11 +18,10 @@ export interface Step<S extends string = string> {
 /** A scenario's steps: steps and lists of steps, nested as the builders return them. */
 export type Steps<S extends string = string> = ReadonlyArray<Step<S> | Steps<S>>;
 
-// Old files name sessions by string; they still run, with a warning.
-function nameOf(s: Session | string): string {
-  if (typeof s !== "string") return s.name;
-  deprecated("a session named by a string", 'a handle: const s1 = session("s1"), listed in the scenario\'s `sessions`');
-  return s;
+// A file written before handles named sessions by string; without a type check it would reach the harness unnamed.
+function nameOf(s: Session): string {
+  if (typeof s === "object" && s !== null && typeof s.name === "string") return s.name;
+  throw new ScenarioDefinitionError([`${JSON.stringify(s)} is not a session: use a handle, const s1 = session("s1"), listed in the scenario's \`sessions\``], "Name sessions by handle");
 }
 
 // The one place a kit step becomes the harness's step, and back.
@@ -67,11 +65,8 @@ export function start<S extends string>(s: Session<S>, options: StartOptions = {
  *
  * @example resume(s2, { from: s1, prompt: "go on" })
  */
-export function resume<S extends string>(s: Session<S>, options: StartOptions & { from: Session<S> }, legacyPrompt?: string): Steps<S> {
-  if (typeof options === "string") {
-    deprecated("resume(session, from, prompt)", "resume(s2, { from: s1, prompt })");
-    options = { from: options as unknown as Session<S>, prompt: legacyPrompt };
-  }
+export function resume<S extends string>(s: Session<S>, options: StartOptions & { from: Session<S> }): Steps<S> {
+  optionsObject(options, "resume(s2, …)", 'resume(s2, { from: s1, prompt: "go on" })');
   return [step<S>({ kind: "start", session: nameOf(s), resume: nameOf(options.from), ...extra(options) }), ...send1(s, options.prompt)];
 }
 
@@ -164,11 +159,8 @@ export interface StopOptions {
  *
  * @example stop(s1, { how: "sigkill", grace: 500 })
  */
-export function stop<S extends string>(s: Session<S>, options: StopOptions = {}, legacyGraceMs?: number): Step<S> {
-  if (typeof options === "string") {
-    deprecated("stop(session, how, graceMs)", "stop(s1, { how, grace })");
-    options = { how: options as StopHow, grace: legacyGraceMs ?? 0 };
-  }
+export function stop<S extends string>(s: Session<S>, options: StopOptions = {}): Step<S> {
+  optionsObject(options, "stop(s1, …)", 'stop(s1, { how: "sigkill", grace: 500 })');
   return step<S>({ kind: "stop", session: nameOf(s), how: options.how ?? "stdin", graceMs: options.grace ?? 0 });
 }
 
@@ -226,10 +218,7 @@ export const pause = (label: string, ms: number): Step<never> => step<never>({ k
  * @example command("agents", ["agents", "--json"])
  */
 export function command(label: string, args: string[] | ((view: CommandView) => string[] | null), options: { timeout?: number } = {}): Step<never> {
-  if (typeof options === "number") {
-    deprecated("command(label, args, timeoutMs)", "command(label, args, { timeout })");
-    options = { timeout: options };
-  }
+  optionsObject(options, "command(label, args, …)", 'command("agents", ["agents", "--json"], { timeout: 30_000 })');
   return step<never>({ kind: "command", label, args, timeoutMs: options.timeout ?? 30_000 });
 }
 
@@ -294,10 +283,7 @@ export const press = <S extends string>(s: Session<S>, ...keys: TerminalKey[]): 
  *
  * @example screenWait(ui, "the prompt is back", (view) => view.screen.includes("> "))
  */
-export function screenWait<S extends string>(s: Session<S>, label: string, until: (view: TerminalView) => boolean, options: WaitOptions = {}, legacyOptions: WaitOptions = {}): Step<S> {
-  if (typeof options === "number") {
-    deprecated("screenWait(session, label, until, timeoutMs, options)", "screenWait(ui, label, until, { timeout, onTimeout })");
-    options = { ...legacyOptions, timeout: options };
-  }
+export function screenWait<S extends string>(s: Session<S>, label: string, until: (view: TerminalView) => boolean, options: WaitOptions = {}): Step<S> {
+  optionsObject(options, "screenWait(ui, label, until, …)", 'screenWait(ui, "the prompt is back", (view) => view.screen.includes("> "), { timeout: 20_000 })');
   return step<S>({ kind: "screen-wait", session: nameOf(s), label, until, timeoutMs: options.timeout ?? DEFAULT_TIMEOUT_MS, onTimeout: options.onTimeout ?? "inconclusive" });
 }

@@ -10,6 +10,7 @@ import { withScenarioDataFiles } from "../core/scenario-data.ts";
 import type { ScenarioDataFile, ScenarioSource } from "../harness/plan.ts";
 import { readRunRecord } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
+import { REMOVED_NAMES } from "../kit/definition-error.ts";
 import { defineScenario, isDefinedScenario, scenarioProblems, type Scenario } from "../kit/scenario.ts";
 import { mockScriptSchema } from "../mock-api/script.ts";
 import { sha256Hex } from "../core/hash.ts";
@@ -96,16 +97,21 @@ export async function loadScenario(word: string, options: { baseDir?: string } =
 let hooksInstalled = false;
 let loads = 0;
 
+// Where "ccrepro" and "ccrepro/checkers" resolve: the kit beside this module.
+const KIT_ENTRIES = { ccrepro: "index", "ccrepro/checkers": "checkers" } as const;
+function kitEntryUrl(entry: keyof typeof KIT_ENTRIES): string {
+  const file = KIT_ENTRIES[entry];
+  return pathToFileURL(fileURLToPath(new URL(BUNDLE_DIR ? `${file}.js` : `../kit/${file}.${OWN_EXTENSION}`, BUNDLE_DIR ?? import.meta.url))).href;
+}
+
 function installHooks(): void {
   if (hooksInstalled) return;
-  // The kit beside this module.
-  const entry = (file: string) => pathToFileURL(fileURLToPath(new URL(BUNDLE_DIR ? `${file}.js` : `../kit/${file}.${OWN_EXTENSION}`, BUNDLE_DIR ?? import.meta.url))).href;
-  module.register(new URL("./resolve-ccrepro.mjs", import.meta.url).href, { data: { entries: { ccrepro: entry("index"), "ccrepro/checkers": entry("checkers") } } });
+  module.register(new URL("./resolve-ccrepro.mjs", import.meta.url).href, { data: { entries: { ccrepro: kitEntryUrl("ccrepro"), "ccrepro/checkers": kitEntryUrl("ccrepro/checkers") } } });
   hooksInstalled = true;
 }
 
 // tsx reports a transform error as "<file>:<line>:<column>: ERROR: <message>"; keep that line, drop the rest.
-function importFailure(shown: string, error: unknown): ScenarioFileError {
+async function importFailure(shown: string, error: unknown): Promise<ScenarioFileError> {
   const message = error instanceof Error ? error.message : String(error);
   const located = /:(\d+):(\d+): ERROR: (.*)/.exec(message);
   if (located) return new ScenarioFileError(`${shown}:${located[1]}:${located[2]}`, `syntax error: ${located[3]}`, "Fix the file and run again");
@@ -113,9 +119,24 @@ function importFailure(shown: string, error: unknown): ScenarioFileError {
   if (isUserError(error) && error.code === "BAD_SCENARIO_DEFINITION") {
     return new ScenarioFileError(shown, `defineScenario() found problems: ${message}`, error.hint ?? "Fix those fields and run again");
   }
+  const missing = /The requested module '(ccrepro(?:\/checkers)?)' does not provide an export named '([\w$]+)'/.exec(message);
+  if (missing) return missingExport(shown, missing[1] as keyof typeof KIT_ENTRIES, missing[2]!);
   if (error instanceof SyntaxError) return new ScenarioFileError(shown, `syntax error: ${message}`, "Fix the file and run again");
   const where = error instanceof Error ? firstFrameIn(error, shown) : "";
   return new ScenarioFileError(`${shown}${where}`, `loading it threw ${error instanceof Error ? error.name : "a value"}: ${message}`, "Fix the file and run again");
+}
+
+// A name the file imports that its entry lacks: it is in the other entry, or it was dropped at 0.1 and something
+// replaces it, or it never existed. Each answer says what to write instead.
+// The other entry is loaded already: the file's import of it resolved to the same URL.
+async function missingExport(shown: string, entry: keyof typeof KIT_ENTRIES, name: string): Promise<ScenarioFileError> {
+  const problem = `it imports ${name} from "${entry}", which has no such export`;
+  const other = entry === "ccrepro" ? "ccrepro/checkers" : "ccrepro";
+  const otherModule = (await import(kitEntryUrl(other))) as Record<string, unknown>;
+  if (name in otherModule) return new ScenarioFileError(shown, problem, `Import ${name} from "${other}"`);
+  const replacement = REMOVED_NAMES[name];
+  if (replacement !== undefined) return new ScenarioFileError(shown, problem, `${name} was dropped in 0.1: use ${replacement} (docs/kit.md, "What changed for an existing scenario file")`);
+  return new ScenarioFileError(shown, problem, "Check the name against docs/kit.md and the API reports in docs/api/");
 }
 
 // Where in the user's file a load-time exception happened, as ":line", when the stack says.
@@ -183,7 +204,7 @@ async function importScenarioFile(file: string, shown: string, importer: ModuleI
   try {
     exported = await importer(file);
   } catch (error) {
-    throw importFailure(shown, error);
+    throw await importFailure(shown, error);
   }
   if (exported.default === undefined) {
     throw new ScenarioFileError(shown, "has no default export", "End it with `export default defineScenario({ … })` (ccrepro new NAME writes a starting file)");
@@ -195,7 +216,7 @@ async function importScenarioFile(file: string, shown: string, importer: ModuleI
     // A plain object (a file that skipped defineScenario) is defined here, so it runs as the built-ins do.
     scenario = isDefinedScenario(exported.default) ? exported.default : defineScenario(exported.default as Parameters<typeof defineScenario>[0]);
   } catch (error) {
-    throw importFailure(shown, error);
+    throw await importFailure(shown, error);
   }
   if (builtinScenarioNames().includes(scenario.name)) {
     throw new ScenarioFileError(shown, `its name "${scenario.name}" is a built-in scenario's`, "Give it a name of its own");

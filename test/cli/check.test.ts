@@ -13,7 +13,7 @@ const RUNS = path.join(import.meta.dirname, "..", "fixtures", "runs");
 // A run of a file scenario on 2.1.332: nine in-process continuations of "main", then one --resume (its README).
 const FILE_RUN = path.join(RUNS, "continuations-2.1.332");
 const COPY = path.join("scenario", "many-continuations.ts");
-const RECORDED_SHA = "98837a0c9cc0655d38c63d3a238c096407008af453a697abefc626cd42985980";
+const RECORDED_SHA = "abb9f8c4e0a8d34891ee0541e9d84174960f0f4a482abac1d5eb3a6809930d1d";
 
 const ccrepro = (...args: string[]) => execa("node", [CLI, ...args], { reject: false, timeout: 60_000 });
 const sha256 = (file: string) => crypto.createHash("sha256").update(fs.readFileSync(file)).digest("hex");
@@ -33,8 +33,8 @@ function editedScenario(file: string, rename?: string): string {
   const edited = source
     .replace("import { answeredAndSettled,", "import { answeredAndSettled, finding,")
     .replace(
-      "findings: [], notes: [] });",
-      'findings: [finding({ id: "never-answered", red: true, title: "edited check: always red", where: "the edited check" })], notes: [] });',
+      "findings: [], notes: [] };",
+      'findings: [finding({ id: "never-answered", red: true, title: "edited check: always red", where: "the edited check" })], notes: [] };',
     )
     .replace('name: "many-continuations"', `name: "${rename ?? "many-continuations"}"`);
   expect(edited).toContain("edited check: always red");
