@@ -3,7 +3,7 @@
 import { unifiedDiff } from "./text-diff.ts";
 import type { Recordings } from "../harness/recordings.ts";
 import { normaliseMachine, normaliseMachineJson, ToolUseIds } from "../mock-api/machine-rules.ts";
-import { replayKeyOf } from "../mock-api/replay-script.ts";
+import { replayKeyOf, servedSeqOf } from "../mock-api/replay-script.ts";
 import { finding, type CheckerOutput, type Finding } from "../core/verdict.ts";
 
 export const REPLAY_FINDINGS = ["replay-diverged", "replay-unmatched", "replay-missing"] as const;
@@ -39,7 +39,6 @@ function divergenceKinds(recorded: string, replayed: string): string[] {
   return kinds.length > 0 ? kinds : ["the request changed outside what it is matched by (its history or options)"];
 }
 
-const SERVED = /^replayed recorded #(\d+)$/;
 const NEAREST = /nearest #(\d+)/;
 
 export function checkReplayFidelity(rec: Pick<Recordings, "requests" | "body">, recorded: readonly RecordedRequest[]): CheckerOutput {
@@ -50,7 +49,7 @@ export function checkReplayFidelity(rec: Pick<Recordings, "requests" | "body">, 
   let equal = 0;
   let first: string | null = null;
   for (const entry of replayed) {
-    const servedSeq = SERVED.exec(entry.reply.summary)?.[1];
+    const servedSeq = servedSeqOf(entry.reply.summary) ?? undefined;
     const nearestSeq = NEAREST.exec(entry.reply.fault ?? "")?.[1];
     const against = bySeq.get(Number(servedSeq ?? nearestSeq));
     const body = normaliseRequestBody(rec.body(entry.seq).toString("utf8"));

@@ -24,6 +24,8 @@ const CREDENTIAL_VARS = new Set(["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "C
 interface ProcessPlan {
   session: string;
   print: boolean;
+  // The interactive UI (no -p, no stream-json input): a terminal the prompts are typed into.
+  interactive: boolean;
   resumeOf: string | null;
   resumeGuessed: boolean;
   continueLatest: boolean;
@@ -31,6 +33,9 @@ interface ProcessPlan {
   promptVia: "arg" | "stdin" | "unknown";
   args: string[];
   sends: string[];
+  // The recorded Messages requests of each prompt's turn, the first prompt's first: what the replay waits for before
+  // it types the next prompt.
+  turns: number[][];
   // `--output-format` of a -p process ("text" when the argv names none, as claude's default).
   output: "stream-json" | "json" | "text";
   // "bypass" (--dangerously-skip-permissions), a --permission-mode, or "default" when the argv names none.
@@ -68,6 +73,13 @@ function isWarmup(exchange: RecordedExchange): boolean {
   return body.messages?.length === 1 && lastUserTexts(exchange).join("").trim() === "Warmup";
 }
 
+// The User-Agent of a request the interactive UI sent: `claude-cli/2.1.112 (external, cli)`; a `-p` or SDK process
+// names another entrypoint (`sdk-cli`, `sdk-ts`).
+const UI_ENTRYPOINT = /[ (]cli\)$/;
+
+// A user text the CLI wrote itself, never typed: a system reminder, a background task's notification.
+const isCliText = (text: string) => text.trimStart().startsWith("<system-reminder>") || text.includes("<task-notification>");
+
 // The argv words after the executable (a native binary, or `node …/cli.js`).
 function flagsOf(argv: readonly string[]): string[] {
   const first = argv.findIndex((word, i) => i > 0 && (word.startsWith("-") || !/(^|\/)(node|claude|cli\.js)$/.test(word)));
@@ -76,7 +88,7 @@ function flagsOf(argv: readonly string[]): string[] {
 
 // A process as claude starts with no flags: text output, default permissions, every setting source.
 function emptyPlan(session: string, print: boolean): ProcessPlan {
-  return { session, print, resumeOf: null, resumeGuessed: false, continueLatest: false, prompt: null, promptVia: "unknown", args: [], sends: [], output: "text", permission: "default", settingSources: ALL_SETTING_SOURCES, notReproduced: [] };
+  return { session, print, interactive: false, resumeOf: null, resumeGuessed: false, continueLatest: false, prompt: null, promptVia: "unknown", args: [], sends: [], turns: [], output: "text", permission: "default", settingSources: ALL_SETTING_SOURCES, notReproduced: [] };
 }
 
 function planProcess(recording: Recording, index: number, earlier: ProcessPlan[]): ProcessPlan {
@@ -88,7 +100,13 @@ function planProcess(recording: Recording, index: number, earlier: ProcessPlan[]
   const words = flagsOf(retitled ? recording.command! : process.argv);
   const own = exchanges.filter((e) => e.process === index && e.label === "messages" && !isWarmup(e));
   const plan = emptyPlan(`s${index + 1}`, false);
-  if (process.argv.length <= 1 && !retitled) plan.notReproduced.push("how it was started: /proc showed no argv (a cli.js release renames itself); a stream-json session is assumed");
+  const argvUnknown = process.argv.length <= 1 && !retitled;
+  // With no argv (a cli.js release under `record --serve`), the requests still say whether the UI sent them.
+  const fromUi = argvUnknown && UI_ENTRYPOINT.test(own[0]?.request.headers["user-agent"] ?? "");
+  if (fromUi) {
+    plan.permission = "bypass";
+    plan.notReproduced.push("how it was started: /proc showed no argv (a cli.js release renames itself); the interactive UI, as its requests' entrypoint (cli) says, with no flag of its own and ccrepro's bypass permissions (if it asked you to allow a tool, set `permissions`)");
+  } else if (argvUnknown) plan.notReproduced.push("how it was started: /proc showed no argv (a cli.js release renames itself); a stream-json session is assumed");
   let streamInput = false;
   let resumeId: string | null = null;
   let model: string | null = null;
@@ -124,6 +142,7 @@ function planProcess(recording: Recording, index: number, earlier: ProcessPlan[]
   const recordedModel = model ?? (typeof bodyOf(own[0]).model === "string" ? (bodyOf(own[0]).model as string) : null);
   if (recordedModel !== null && recordedModel !== HARNESS_MODEL) plan.args.unshift("--model", recordedModel);
   if (streamInput) plan.print = false;
+  plan.interactive = fromUi || (!argvUnknown && !plan.print && !streamInput);
   if (resumeId !== null) {
     // The earlier process whose requests carry that session id; else the one just before.
     const owner = all.findIndex((p, i) => i < index && exchanges.some((e) => e.process === i && bodyBytes(e.request.body).includes(resumeId!)));
@@ -138,13 +157,19 @@ function planProcess(recording: Recording, index: number, earlier: ProcessPlan[]
     plan.prompt = firstTexts.at(-1)!;
     plan.promptVia = "stdin";
   }
-  // Later prompts of a headless session: a new user text after an assistant reply.
+  // Later prompts of a headless or interactive session: a new user text after an assistant reply. A text that is the
+  // CLI's own (a reminder, a background task's notification) starts no turn of the user's.
+  if (own.length > 0) plan.turns.push([own[0]!.seq]);
   if (!plan.print) {
     const seen = new Set(firstTexts);
     for (const exchange of own.slice(1)) {
-      const texts = lastUserTexts(exchange).filter((t) => !seen.has(t));
+      const texts = lastUserTexts(exchange).filter((t) => !seen.has(t) && !isCliText(t));
       texts.forEach((t) => seen.add(t));
-      if (texts.length > 0) plan.sends.push(texts.at(-1)!);
+      if (texts.length > 0) {
+        plan.sends.push(texts.at(-1)!);
+        plan.turns.push([]);
+      }
+      plan.turns.at(-1)!.push(exchange.seq);
     }
   }
   return plan;
@@ -162,6 +187,23 @@ function stepLines(plan: ProcessPlan): string[] {
     const resume = plan.resumeOf ? `, resume: ${plan.resumeOf}` : plan.continueLatest ? ", continueLatest: true" : "";
     const output = plan.output === "stream-json" ? "" : `, output: "${plan.output}"`;
     lines.push(`    print(${plan.session}, ${prompt}, { timeout: 90_000${resume}${via}${output}${args} }),`);
+    return lines;
+  }
+  if (plan.interactive) {
+    // Each prompt typed once the turn before it was answered as recorded, as the user typed it after reading the answer.
+    const resume = plan.resumeOf ? `resume: ${plan.resumeOf}` : "";
+    // `claude "prompt"` opens the UI with that prompt already sent.
+    const given = plan.promptVia === "arg" && plan.prompt !== null;
+    const flags = [...(plan.continueLatest ? ["--continue"] : []), ...plan.args, ...(given ? [plan.prompt!] : [])];
+    const options = [resume, flags.length > 0 ? `args: ${literal(flags)}` : ""].filter(Boolean).join(", ");
+    lines.push(`    terminal(${plan.session}${options ? `, { ${options} }` : ""}),`);
+    [plan.prompt === null ? null : prompt, ...plan.sends.map((text) => literal(text))].forEach((typed, i) => {
+      if (typed === null) return;
+      const seqs = plan.turns[i] ?? [];
+      if (i > 0 || !given) lines.push(`    type(${plan.session}, ${typed}),`, `    press(${plan.session}, "enter"),`);
+      lines.push(`    wait("${plan.session}: prompt ${i + 1} answered as recorded (requests ${seqs.map((n) => `#${n}`).join(", ")})", recorded.served(${literal(seqs)})),`);
+    });
+    lines.push(`    // The recording cannot tell how ${plan.session} ended (/exit, Ctrl-C, a closed terminal): the run ends it after the last step.`);
     return lines;
   }
   if (plan.resumeOf) lines.push(`    ...resume(${plan.session}, { from: ${plan.resumeOf}, prompt: ${prompt}${args} }),`);
@@ -224,13 +266,17 @@ function sharedEnvironment(recording: Recording, plans: readonly ProcessPlan[]):
     // ccrepro's quiet switches change what claude sends: unset those the recorded process did not have.
     for (const [name, value] of Object.entries(QUIET_ENV)) if (recorded[name] === undefined) env[name] = null;
     else if (recorded[name] !== value) env[name] = recorded[name]!;
+    const keyKind = recording.processes[0]?.keyKinds?.["ANTHROPIC_API_KEY"];
     for (const [name, value] of Object.entries(recorded)) {
       if (name in QUIET_ENV) continue;
-      if (CREDENTIAL_VARS.has(name) || value === REDACTED_VALUE) notReproduced.push(`${name} (a credential: the replay runs with ccrepro's fake key)`);
+      if (name === "ANTHROPIC_API_KEY" && keyKind !== undefined) notReproduced.push(`${name} (a credential: the replay runs with ccrepro's fake key, of the recorded kind sk-ant-${keyKind}…)`);
+      else if (CREDENTIAL_VARS.has(name) || value === REDACTED_VALUE) notReproduced.push(`${name} (a credential: the replay runs with ccrepro's fake key)`);
       else if ((ISOLATION_VARS as readonly string[]).includes(name) || name === "CLAUDE_CODE_TMPDIR") notReproduced.push(`${name} (ccrepro sets it to the run's own folder)`);
       else env[name] = value;
     }
-    if (Object.keys(env).length > 0) lines.push(`  env: ${literal(env)},`);
+    // The stand-in key is computed when the file loads: a key-shaped literal would be refused by the secret scan.
+    if (keyKind !== undefined) lines.push(`  env: { ...${literal(env)}, ANTHROPIC_API_KEY: recorded.apiKey },`);
+    else if (Object.keys(env).length > 0) lines.push(`  env: ${literal(env)},`);
   }
   const firstRequest = recording.exchanges.find((e) => e.label === "messages");
   const texts = requestTexts(firstRequest);
@@ -269,7 +315,8 @@ export function scenarioFromRecording(recording: Recording, options: { name: str
   for (const what of notReproduced) warnings.push(`not reproduced: ${what}`);
   const kit = new Set(["defineScenario", "recording", "session"]);
   for (const plan of plans) {
-    if (plan.print) kit.add("print");
+    if (plan.interactive) ["terminal", "type", "press", "wait"].forEach((name) => kit.add(name));
+    else if (plan.print) kit.add("print");
     else {
       kit.add(plan.resumeOf ? "resume" : plan.continueLatest ? "continueLatest" : "start");
       for (const name of ["wait", "resultPrinted", "stop"]) kit.add(name);
@@ -303,6 +350,8 @@ export function scenarioFromRecording(recording: Recording, options: { name: str
     `  mockScript: () => recorded.mockScript(),`,
     `  steps: () => [`,
     ...plans.flatMap(stepLines),
+    // A UI's side requests (a title, a summary) may come after its last answer: the run ends once all were made.
+    ...(plans.some((p) => p.interactive) ? [`    wait("every recorded request was replayed", recorded.served()),`] : []),
     `  ],`,
     `  // Replay fidelity: RED when a replayed request differs from its recorded one (normalised), with the first divergence`,
     `  // as a diff. Add the check for your bug here, e.g. a finding when resultOf(rec, s1) says what went wrong.`,

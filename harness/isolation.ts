@@ -10,6 +10,12 @@ import { projectSettingsFile, userSettingsFile, type RunLayout } from "./run-lay
 
 // Harmless by construction: the mock accepts any key, and the value marks where a leak would have come from.
 export const FAKE_API_KEY = "sk-ant-ccrepro-fake-key-0000";
+
+// ccrepro's fake key in the kind a recorded session's key had (the three letters claude reads after `sk-ant-`: a
+// Console key "api" gets other side-request models than the kind-less FAKE_API_KEY). Its tail is FAKE_API_KEY's, which
+// the seeded config approves, so the UI asks nothing about it.
+export const fakeKeyOfKind = (kind: string): string => `sk-ant-${kind}-${FAKE_API_KEY.slice("sk-ant-".length)}`;
+
 // Every process of a run inherits this variable; the reaper finds escaped processes by it.
 export const RUN_MARKER_VAR = "CCREPRO_RUN_ID";
 

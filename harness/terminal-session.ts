@@ -37,7 +37,10 @@ export class TerminalSession {
     this.recording = { label: spec.label, stdout: [], stdin: [], process: this.process };
     this.term = new xterm.Terminal({ cols: spec.cols, rows: spec.rows, allowProposedApi: true, scrollback: 1000 });
     // node-pty starts the child in a new session, so its pid is also its process group.
-    this.pty = spawn(spec.command, spec.args, { name: spec.env["TERM"] ?? "xterm-256color", cols: spec.cols, rows: spec.rows, cwd: spec.cwd, env: spec.env });
+    // node-pty sets PWD to the cwd it is given, and claude lists a PWD that is not its real working directory as an
+    // additional working directory (a run's iso/work outside git is a link): the real path keeps the two one.
+    const cwd = fs.realpathSync(spec.cwd);
+    this.pty = spawn(spec.command, spec.args, { name: spec.env["TERM"] ?? "xterm-256color", cols: spec.cols, rows: spec.rows, cwd, env: spec.env });
     this.process.pid = this.pty.pid;
     this.pty.onData((data) => {
       this.lastOutputAt = Date.now();

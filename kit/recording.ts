@@ -4,9 +4,11 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RecordedRequest } from "../checker/replay-fidelity.ts";
 import { bodyBytes, readRecording, type Recording } from "../mock-api/recording.ts";
-import { replayScriptOf, type ReplayScript } from "../mock-api/replay-script.ts";
+import { replayScriptOf, servedSeqOf, type ReplayScript } from "../mock-api/replay-script.ts";
 import type { MockScriptInput } from "../mock-api/script.ts";
 import { noteScenarioDataFile } from "../core/scenario-data.ts";
+import { fakeKeyOfKind } from "../harness/isolation.ts";
+import type { Condition } from "./waits.ts";
 
 /** A recording loaded by `recording(file)`: the file, its contents, and what a replaying scenario needs of it. */
 export interface LoadedRecording {
@@ -23,6 +25,22 @@ export interface LoadedRecording {
    * @example mockScript: () => recorded.mockScript({ speed: 1 })
    */
   mockScript(options?: { speed?: ReplayScript["speed"] }): MockScriptInput;
+  /**
+   * A wait condition: the replay has served each of these recorded requests (by their number in the recording; all of
+   * them when none is given) and every reply it served them with has ended. An imported interactive session waits on
+   * it before it types the next prompt, as the user did.
+   *
+   * @example wait("prompt 1 was answered as recorded", recorded.served([3, 4]))
+   */
+  served(seqs?: readonly number[]): Condition;
+  /**
+   * ccrepro's fake key in the kind of the recorded session's `ANTHROPIC_API_KEY` (claude reads the kind from the key:
+   * a Console key `sk-ant-api…` gets other side-request models than ccrepro's own key), for the scenario's `env`;
+   * null when the recording names none.
+   *
+   * @example env: { ANTHROPIC_API_KEY: recorded.apiKey }
+   */
+  readonly apiKey: string | null;
 }
 
 /**
@@ -36,11 +54,22 @@ export function recording(file: string | URL): LoadedRecording {
   const loaded = readRecording(path);
   // A run directory keeps a copy beside its copy of the scenario file, so the run is judged again without this one.
   noteScenarioDataFile(resolve(path));
+  const kind = loaded.processes.find((p) => p.keyKinds?.["ANTHROPIC_API_KEY"])?.keyKinds?.["ANTHROPIC_API_KEY"];
   const messages = loaded.exchanges.filter((e) => e.request.path.endsWith("/v1/messages") && e.response !== null);
   return {
     file: path,
     recording: loaded,
     requests: messages.map((e) => ({ seq: e.seq, label: e.label, body: bodyBytes(e.request.body).toString("utf8") })),
+    apiKey: kind === undefined ? null : fakeKeyOfKind(kind),
     mockScript: (options = {}) => ({ replay: replayScriptOf(loaded.exchanges, options.speed ?? "instant") }),
+    // Only what the replay can serve: a recorded request whose body is not text is in no replay script.
+    served: (seqs = replayScriptOf(loaded.exchanges).exchanges.map((e) => e.seq)) => (rec) => {
+      const answered = new Set<number>();
+      for (const entry of rec.requests) {
+        const seq = servedSeqOf(entry.reply.summary);
+        if (seq !== null && rec.responseEnds.has(entry.seq)) answered.add(seq);
+      }
+      return seqs.every((seq) => answered.has(seq));
+    },
   };
 }

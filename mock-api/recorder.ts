@@ -10,6 +10,7 @@ import { findClientProcess } from "./client-process.ts";
 import {
   claudeVariables,
   encodeBody,
+  keyKinds,
   labelExchange,
   RECORDING_FORMAT,
   RECORDING_VERSION,
@@ -191,7 +192,8 @@ export async function startRecordingProxy({ upstream, port = 0, env = {}, comman
     if (known !== -1) return known;
     // Both are empty when the process is already gone.
     const argv = argvOf(pid).map((word) => redactor.text(word));
-    processes.push({ pid, argv, firstSeq, env: claudeVariables(environOf(pid), redactor) });
+    const environ = environOf(pid);
+    processes.push({ pid, argv, firstSeq, env: claudeVariables(environ, redactor), keyKinds: keyKinds(environ) });
     return processes.length - 1;
   };
   const app = createRecorderApp(

@@ -59,6 +59,10 @@ const processSchema = z.strictObject({
   // The variables of claude's own it was started with (claudeVariables), a secret's value as "[redacted]"; absent in
   // recordings made before ccrepro read them.
   env: z.record(z.string(), z.string()).optional(),
+  // The kind of each `sk-ant-` credential it was started with, by variable: the three letters after `sk-ant-` that
+  // claude reads to tell a Console API key ("api") from an OAuth token ("oat"), and that change which models its side
+  // requests ask for. A format marker, not key material; absent in recordings made before ccrepro read it.
+  keyKinds: z.record(z.string(), z.string().regex(/^[a-z0-9]{3}$/, "a key kind is the three letters after sk-ant-, such as api")).optional(),
 });
 export type RecordedProcess = z.infer<typeof processSchema>;
 
@@ -108,6 +112,15 @@ export const REDACTED_VALUE = "[redacted]";
 export function claudeVariables(environ: Record<string, string>, redactor: Redactor): Record<string, string> {
   const kept = Object.entries(environ).filter(([name]) => CLAUDE_VARIABLE.test(name) && !NOT_RECORDED_VARIABLES.has(name));
   return Object.fromEntries(kept.sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, value]) => [name, SECRET_VAR.test(name) && !/^\d+$/.test(value) ? REDACTED_VALUE : redactor.text(value)]));
+}
+
+// The kinds of the `sk-ant-` credentials among claude's variables (see processSchema's keyKinds).
+export function keyKinds(environ: Record<string, string>): Record<string, string> {
+  const kinds = Object.entries(environ).flatMap(([name, value]) => {
+    const kind = /^sk-ant-([a-z0-9]{3})/.exec(value)?.[1];
+    return CLAUDE_VARIABLE.test(name) && SECRET_VAR.test(name) && kind ? [[name, kind] as const] : [];
+  });
+  return Object.fromEntries(kinds.sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
 // Token-bearing fields of a JSON body (OAuth exchanges, key fields).

@@ -34,6 +34,17 @@ export const replayScriptSchema = z.strictObject({
 });
 export type ReplayScript = z.output<typeof replayScriptSchema>;
 
+// The request log's summary of a replayed request: which recorded exchange answered it. Checks and waits read it back
+// with servedSeqOf.
+export const servedSummary = (seq: number): string => `replayed recorded #${seq}`;
+
+// The recorded exchange a replayed request was answered with; null for one that matched none (answered with an API
+// error) or a request another mock answered.
+export function servedSeqOf(summary: string): number | null {
+  const match = /^replayed recorded #(\d+)$/.exec(summary);
+  return match ? Number(match[1]) : null;
+}
+
 // Matched after the machine rules (machine-rules.ts): what must differ between the recording machine and this one.
 const digest = (text: string) => createHash("sha256").update(normaliseMachine(text)).digest("hex").slice(0, 16);
 

@@ -3,7 +3,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { errorAnswer, type Answer, type Received } from "./answer.ts";
 import { checkConformance } from "./conformance.ts";
-import { replayKeyOf, type ReplayKey, type ReplayScript } from "./replay-script.ts";
+import { replayKeyOf, servedSummary, type ReplayKey, type ReplayScript } from "./replay-script.ts";
 import type { BodyStep } from "./response-body.ts";
 
 const FIELDS = ["path", "model", "system", "tools", "last"] as const;
@@ -68,7 +68,7 @@ function recordedAnswer(
 ): Answer {
   const { response } = exchange;
   const headers: Record<string, string> = response.contentType ? { "content-type": response.contentType } : {};
-  const summary = `replayed recorded #${exchange.seq}`;
+  const summary = servedSummary(exchange.seq);
   const at = (ms: number) => (speed === "instant" ? 0 : ms / speed);
   const reply = { status: response.status, summary, fault: extra.note, stopReason: null };
   if (response.sse) {

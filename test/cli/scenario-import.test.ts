@@ -6,6 +6,10 @@ import { scenarioFromRecording } from "../../cli/scenario-import.ts";
 import { writeRecording, type RecordedExchange, type Recording } from "../../mock-api/recording.ts";
 import { mockScriptSchema } from "../../mock-api/script.ts";
 import { loadScenario } from "../../pipeline/scenario-source.ts";
+import { FAKE_API_KEY, fakeKeyOfKind } from "../../harness/isolation.ts";
+import type { Recordings } from "../../harness/recordings.ts";
+import { recording as kitRecording } from "../../kit/recording.ts";
+import { servedSummary } from "../../mock-api/replay-script.ts";
 
 const SESSION_ID = "a2accd3f-abc4-4174-9a8b-0123456789ab";
 const request = (seq: number, process: number, last: unknown, extra: Record<string, unknown> = {}): RecordedExchange => ({
@@ -104,5 +108,77 @@ describe("ccrepro import of a plain claude -p session", () => {
   it("reads a cli.js release's argv, which /proc shows retitled, from the command ccrepro record ran", () => {
     const retitled = { ...plain, command: ["node", "/x/cli.js", "-p", "say pong", "--max-turns", "2"], processes: [{ ...plain.processes[0]!, argv: ["claude"] }] };
     expect(scenarioFromRecording(retitled, { name: "plain", recordingFile: "p.json", from: "r.json" }).text).toContain(`print(s1, "say pong", { timeout: 90_000, output: "text", args: ["--model","claude-opus-5-5","--max-turns","2"] }),`);
+  });
+});
+
+describe("ccrepro import of an interactive session recorded with record --serve", () => {
+  const ui = (seq: number, label: RecordedExchange["label"], last: unknown, extra: Record<string, unknown> = {}): RecordedExchange => {
+    const exchange = request(seq, 0, last, { model: "claude-opus-5-5", tools: [{ name: "Bash" }], ...extra });
+    return { ...exchange, label, request: { ...exchange.request, headers: { "user-agent": "claude-cli/2.1.332 (external, cli)" } } };
+  };
+  const title = (seq: number, prompt: string) => ui(seq, "title", [{ type: "text", text: `<session>\n${prompt}\n</session>` }], { model: "claude-haiku-5-5", tools: [] });
+  const notification = "<system-reminder>\n[SYSTEM NOTIFICATION - NOT USER INPUT]\n<task-notification><status>completed</status></task-notification>\n</system-reminder>";
+  const session: Recording = {
+    ...recording,
+    processes: [{ pid: 10, argv: ["/x/claude", "--dangerously-skip-permissions"], firstSeq: 2, env: { ANTHROPIC_API_KEY: "[redacted]", IS_SANDBOX: "1" }, keyKinds: { ANTHROPIC_API_KEY: "api" } }],
+    exchanges: [
+      title(1, "RUN it"),
+      ui(2, "messages", [{ type: "text", text: "<system-reminder>context</system-reminder>" }, { type: "text", text: "RUN it" }]),
+      ui(3, "messages", [{ type: "tool_result", tool_use_id: "t", content: "ran" }]),
+      ui(4, "messages", [{ type: "text", text: notification }]),
+      title(5, "and then?"),
+      ui(6, "messages", [{ type: "text", text: "and then?" }]),
+    ],
+  };
+  const { text, warnings } = scenarioFromRecording(session, { name: "ui", recordingFile: "ui.recording.json", from: "recording.json" });
+
+  it("opens the UI and types each prompt once the turn before it was served as recorded; a notification is no prompt", () => {
+    expect(text).toContain(`terminal(s1, { args: ["--model","claude-opus-5-5"] }),`);
+    expect(text).toContain(`    type(s1, "RUN it"),\n    press(s1, "enter"),\n    wait("s1: prompt 1 answered as recorded (requests #2, #3, #4)", recorded.served([2,3,4])),`);
+    expect(text).toContain(`    type(s1, "and then?"),\n    press(s1, "enter"),\n    wait("s1: prompt 2 answered as recorded (requests #6)", recorded.served([6])),`);
+    expect(text).toContain(`wait("every recorded request was replayed", recorded.served()),`);
+    expect(text).not.toContain("SYSTEM NOTIFICATION");
+    expect(text).not.toContain("permissions:");
+  });
+
+  it("runs with ccrepro's fake key of the recorded kind, computed as the file loads so no key-shaped text is written", async () => {
+    expect(text).toContain(`ANTHROPIC_API_KEY: recorded.apiKey },`);
+    expect(warnings).toContain("not reproduced: ANTHROPIC_API_KEY (a credential: the replay runs with ccrepro's fake key, of the recorded kind sk-ant-api…)");
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-import-ui-"));
+    writeRecording(path.join(dir, "ui.recording.json"), session);
+    fs.writeFileSync(path.join(dir, "ui.ts"), text);
+    const scenario = await loadScenario(path.join(dir, "ui.ts"));
+    expect(scenario.env?.["ANTHROPIC_API_KEY"]).toBe(fakeKeyOfKind("api"));
+    expect(fakeKeyOfKind("api").slice(7, 10)).toBe("api");
+    expect(fakeKeyOfKind("api").endsWith(FAKE_API_KEY.slice(-20))).toBe(true);
+    expect(scenario.steps({}, { driver: "terminal" }).map((s) => s.kind)).toEqual(["terminal", "type", "press", "wait", "type", "press", "wait", "wait"]);
+  });
+
+  it("waits, through recorded.served, until each listed recorded request was served and its reply ended", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-import-served-"));
+    writeRecording(path.join(dir, "ui.recording.json"), session);
+    const loaded = kitRecording(path.join(dir, "ui.recording.json"));
+    const entry = (seq: number, summary: string) => ({ seq, reply: { summary } });
+    const rec = (entries: Array<ReturnType<typeof entry>>, ended: number[]) => ({ requests: entries, responseEnds: new Map(ended.map((seq) => [seq, {}])) }) as unknown as Recordings;
+    const sent = [entry(1, servedSummary(2)), entry(2, servedSummary(3)), entry(3, "ccrepro replay: this request matches no recorded one")];
+    expect(loaded.served([2, 3])(rec(sent, [1]))).toBe(false);
+    expect(loaded.served([2, 3])(rec(sent, [1, 2, 3]))).toBe(true);
+    expect(loaded.served()(rec(sent, [1, 2, 3]))).toBe(false);
+    expect(loaded.served()(rec([1, 2, 3, 4, 5, 6].map((n) => entry(n, servedSummary(n))), [1, 2, 3, 4, 5, 6]))).toBe(true);
+  });
+
+  it("takes a cli.js UI, whose argv /proc shows retitled, from its requests' entrypoint, with ccrepro's bypass", () => {
+    const retitled = { ...session, processes: [{ ...session.processes[0]!, argv: ["claude"] }] };
+    const imported = scenarioFromRecording(retitled, { name: "ui", recordingFile: "ui.recording.json", from: "recording.json" });
+    expect(imported.text).toContain(`terminal(s1, { args: ["--model","claude-opus-5-5"] }),`);
+    expect(imported.text).not.toContain("permissions:");
+    expect(imported.warnings[0]).toMatch(/^not reproduced: s1: how it was started: \/proc showed no argv .* the interactive UI, as its requests' entrypoint \(cli\) says/);
+  });
+
+  it("opens the UI with a prompt given as its argument, typing only the later ones", () => {
+    const given = { ...session, processes: [{ ...session.processes[0]!, argv: ["/x/claude", "--dangerously-skip-permissions", "RUN it"] }] };
+    const imported = scenarioFromRecording(given, { name: "ui", recordingFile: "ui.recording.json", from: "recording.json" }).text;
+    expect(imported).toContain(`terminal(s1, { args: ["--model","claude-opus-5-5","RUN it"] }),\n    wait("s1: prompt 1 answered as recorded (requests #2, #3, #4)"`);
+    expect(imported).not.toContain(`type(s1, "RUN it")`);
   });
 });

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startRecordingProxy, SseSplitter } from "../../mock-api/recorder.ts";
-import { claudeVariables, readRecording, writeRecording, Redactor, type Recording } from "../../mock-api/recording.ts";
+import { claudeVariables, findSecrets, keyKinds, readRecording, writeRecording, Redactor, type Recording } from "../../mock-api/recording.ts";
 import { mockScriptSchema } from "../../mock-api/script.ts";
 import { startMockServer } from "../../mock-api/server.ts";
 
@@ -73,6 +73,13 @@ describe("a recorded process's variables", () => {
   it("keep claude's own by name, a credential's value never, and nothing else of the environment", () => {
     const environ = { PATH: "/usr/bin", HOME: "/home/alice", USER: "alice", SHELL: "/bin/zsh", DISABLE_TELEMETRY: "1", ANTHROPIC_BASE_URL: "http://127.0.0.1:9", ANTHROPIC_API_KEY: KEY, CLAUDE_CODE_OAUTH_TOKEN: TOKEN, CLAUDE_CODE_MAX_OUTPUT_TOKENS: "9000", OTHER_TOOL_KEY: "x-123456789" };
     expect(claudeVariables(environ, new Redactor(environ))).toEqual({ ANTHROPIC_API_KEY: "[redacted]", CLAUDE_CODE_MAX_OUTPUT_TOKENS: "9000", CLAUDE_CODE_OAUTH_TOKEN: "[redacted]", DISABLE_TELEMETRY: "1", SHELL: "/bin/zsh" });
+  });
+
+  it("keep each sk-ant- credential's kind, the three letters claude reads, and nothing more of it", () => {
+    const environ = { ANTHROPIC_API_KEY: KEY, CLAUDE_CODE_OAUTH_TOKEN: TOKEN, ANTHROPIC_AUTH_TOKEN: "not-an-anthropic-shape-123", OTHER_TOOL_KEY: "sk-ant-api03-elsewhere-0123456789", DISABLE_TELEMETRY: "1" };
+    const kinds = keyKinds(environ);
+    expect(kinds).toEqual({ ANTHROPIC_API_KEY: KEY.slice(7, 10), CLAUDE_CODE_OAUTH_TOKEN: TOKEN.slice(7, 10) });
+    expect(findSecrets(kinds, new Redactor(environ).values())).toEqual([]);
   });
 });
 
