@@ -6,6 +6,7 @@ import { z } from "zod";
 import { UserError } from "../core/errors.ts";
 import { readJsonFile } from "../core/json-file.ts";
 import { verdictSchema } from "../core/verdict.ts";
+import { sameParsedParams } from "../kit/scenario-params.ts";
 
 export const ATLAS_FILE = "atlas.json";
 export const ATLAS_RUNS_DIR = "runs";
@@ -116,7 +117,7 @@ export function answers(cell: Pick<AtlasCell, "verdict">): boolean {
 
 
 export function sameVariant(entry: Pick<AtlasEntry, "scenario" | "params" | "driver" | "sdk">, other: Pick<AtlasEntry, "scenario" | "params" | "driver" | "sdk">): boolean {
-  return entry.scenario === other.scenario && entry.driver === other.driver && entry.sdk === other.sdk && JSON.stringify(entry.params) === JSON.stringify(other.params);
+  return entry.scenario === other.scenario && entry.driver === other.driver && entry.sdk === other.sdk && sameParsedParams(entry.params, other.params);
 }
 
 export function readAtlasFile(dirOrFile: string): AtlasFile {

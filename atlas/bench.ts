@@ -2,7 +2,7 @@
 // measured), and the full sweep's cost computed from the per-run times the atlas measured.
 import semver from "semver";
 import type { Scenario } from "../kit/scenario.ts";
-import { sameParams } from "../pipeline/scenario-params.ts";
+import { sameParams } from "../kit/scenario-params.ts";
 import type { AtlasEntry } from "./atlas-file.ts";
 
 // Per release, "VERDICT finding" from the first `known` entry that covers it with these parameters; null where none does.

@@ -2,7 +2,7 @@
 import { Option, type Command } from "commander";
 import { UserError } from "../core/errors.ts";
 import type { Scenario } from "../kit/scenario.ts";
-import { parseParams } from "../pipeline/scenario-params.ts";
+import { paramsOf } from "../kit/scenario-params.ts";
 import { DEFAULT_SDK_VERSION } from "../releases/sdk-install.ts";
 
 export function collectParam(word: string, previous: Record<string, string>): Record<string, string> {
@@ -12,11 +12,7 @@ export function collectParam(word: string, previous: Record<string, string>): Re
 }
 
 export function parseScenarioParams(scenario: Scenario, raw: Record<string, unknown>): Record<string, unknown> {
-  const parsed = parseParams(scenario, raw);
-  if (parsed.ok) return parsed.params;
-  const lines = parsed.problems.map((problem) => `${problem.path.map(String).join(".") || "(parameters)"}: ${problem.message}`);
-  const known = parsed.known.join(", ");
-  throw new UserError(`bad parameters for scenario ${scenario.name}: ${lines.join("; ")}${known ? ` (its parameters: ${known})` : ""}`, "BAD_PARAM");
+  return paramsOf(scenario, raw, `scenario ${scenario.name}`);
 }
 
 // The options every command that runs a scenario shares: its parameters, and where its run directories go.

@@ -2,9 +2,10 @@
 // compared as the scenario reads them, and told apart from its defaults. Every layer passes the parsed value on.
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
-import type { Scenario } from "../kit/scenario.ts";
+import { UserError } from "../core/errors.ts";
 
-type WithParams = Pick<Scenario, "params">;
+// Only the schema is read, so the scenario's own module can use these for its defaults too.
+type WithParams = { params: z.ZodType };
 
 export interface ParamsProblem {
   // Where in the parameters (empty for the whole object), and what is wrong there.
@@ -29,9 +30,24 @@ export function parseParams(scenario: WithParams, raw: Record<string, unknown>):
   return { ok: false, problems, known: paramNames(scenario) };
 }
 
+// The parameters a scenario runs with, or a BAD_PARAM error that lists each problem and the names it has. `whose`
+// names the scenario, and where the values came from when that is not the command line.
+export function paramsOf(scenario: WithParams, raw: Record<string, unknown>, whose: string): Record<string, unknown> {
+  const parsed = parseParams(scenario, raw);
+  if (parsed.ok) return parsed.params;
+  const lines = parsed.problems.map((problem) => `${problem.path.map(String).join(".") || "(parameters)"}: ${problem.message}`);
+  const known = parsed.known.join(", ");
+  throw new UserError(`bad parameters for ${whose}: ${lines.join("; ")}${known ? ` (its parameters: ${known})` : ""}`, "BAD_PARAM");
+}
+
+// Whether every parameter has a default: a scenario must run with none given.
+export function hasDefaults(scenario: WithParams): boolean {
+  return scenario.params.safeParse({}).success;
+}
+
 // Every parameter at its default.
-export function defaultParams(scenario: WithParams): Record<string, unknown> {
-  return scenario.params.parse({}) as Record<string, unknown>;
+export function defaultParams<P extends z.ZodType>(scenario: { params: P }): z.output<P> {
+  return scenario.params.parse({});
 }
 
 // Parameters compared as the scenario reads them: "1000" and 1000, or an omitted default and the default written
@@ -40,6 +56,12 @@ export function sameParams(scenario: WithParams, a: Record<string, unknown>, b: 
   const left = scenario.params.safeParse(a);
   const right = scenario.params.safeParse(b);
   return left.success && right.success && isDeepStrictEqual(left.data, right.data);
+}
+
+// Parameters already parsed and written down (a sweep's or an atlas's file), compared without their scenario: by
+// value, whatever the order of their keys.
+export function sameParsedParams(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  return isDeepStrictEqual(a, b);
 }
 
 // The parameters a recorded run's values leave to a default now: a run records every value it ran with, so a name its

@@ -32,6 +32,7 @@ const seededFiles = z
   .refine((files) => Object.keys(files).every((p) => p !== "" && !p.startsWith("/") && !p.split("/").includes("..")), { error: "each path must be relative, inside its folder (no leading / and no ..)" });
 import type { Session } from "./session.ts";
 import { flattenSteps, type Steps } from "./steps.ts";
+import { defaultParams, hasDefaults } from "./scenario-params.ts";
 
 /**
  * A verdict a release can be known to give; ERROR is a harness failure, never a property of a release, and
@@ -350,7 +351,7 @@ export function scenarioProblems(scenario: unknown): string[] {
       problems.push(`known.${i}.finding: "${known.finding}" is not among the scenario's findings (${s.findings.join(", ") || "none"})`);
     }
   }
-  if (s.params && !s.params.safeParse({}).success) problems.push("params: every parameter needs a default (the schema must accept {})");
+  if (s.params && !hasDefaults({ params: s.params })) problems.push("params: every parameter needs a default (the schema must accept {})");
   return problems;
 }
 
@@ -406,7 +407,7 @@ export function defineScenario<P extends ParamsSchema = z.ZodObject<{}, z.core.$
     ...(definition.needs ? { needs: definition.needs } : {}),
     runsAlone: definition.runsAlone ?? false,
   };
-  const stepIssues = stepProblems(scenario.steps(params.parse({})), declared);
+  const stepIssues = stepProblems(scenario.steps(defaultParams(scenario)), declared);
   if (stepIssues.length > 0) throw new ScenarioDefinitionError(stepIssues, "Start each session (start(s1, …), resume, continueLatest, print or terminal) before the steps that use it");
   Object.defineProperty(scenario, DEFINED, { value: true });
   return scenario;
@@ -415,6 +416,6 @@ export function defineScenario<P extends ParamsSchema = z.ZodObject<{}, z.core.$
 // The drivers a scenario supports, its default first: as declared, else what its steps (default parameters) need.
 export function scenarioDrivers(scenario: Pick<Scenario, "drivers" | "steps" | "params">): readonly Driver[] {
   if (scenario.drivers) return scenario.drivers;
-  const steps = scenario.steps(scenario.params.parse({}), { driver: "headless" });
+  const steps = scenario.steps(defaultParams(scenario), { driver: "headless" });
   return steps.some((step) => step.kind === "terminal") ? ["terminal"] : ["headless"];
 }

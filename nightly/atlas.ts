@@ -10,6 +10,7 @@ import type { ReleaseRunner } from "../pipeline/run-scenario.ts";
 import { resolveSweepVersions } from "../sweep/versions.ts";
 import { atlasEntries, type NightlyConfig } from "./config.ts";
 import { RUNS_DIR, type NightlyAtlas } from "./summary.ts";
+import { paramsOf } from "../kit/scenario-params.ts";
 
 export interface NightlyAtlasOptions {
   atlas: NonNullable<NightlyConfig["atlas"]>;
@@ -28,7 +29,7 @@ export async function extendAtlas(options: NightlyAtlasOptions): Promise<{ outco
   const subjects = atlasEntries(atlas).map((entry, i) => {
     const scenario = scenarioByName(entry.name);
     if (!scenario) throw new UserError(`the nightly config's atlas.scenarios[${i}] names "${entry.name}", which is not loaded`, "BAD_CONFIG", { hint: "name a built-in scenario (ccrepro scenarios lists them)" });
-    return { scenario, params: scenario.params.parse(entry.params) as Record<string, unknown> };
+    return { scenario, params: paramsOf(scenario, entry.params, `the nightly config, atlas.scenarios[${i}] (${entry.name})`) };
   });
   const outcome = await runAtlas({
     subjects,

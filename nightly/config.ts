@@ -5,7 +5,7 @@ import { z } from "zod";
 import { UserError } from "../core/errors.ts";
 import { readJsonFile } from "../core/json-file.ts";
 import type { Scenario } from "../kit/scenario.ts";
-import { parseParams, sameParams } from "../pipeline/scenario-params.ts";
+import { parseParams, sameParams } from "../kit/scenario-params.ts";
 import { knownScenarios, scenarioByName } from "../pipeline/scenario-registry.ts";
 import { loadScenario, looksLikePath } from "../pipeline/scenario-source.ts";
 import { SCENARIOS } from "../scenarios/index.ts";

@@ -2,7 +2,7 @@
 import semver from "semver";
 import { z } from "zod";
 import type { CheckResult } from "../core/verdict.ts";
-import { defaultParams, sameParams } from "../pipeline/scenario-params.ts";
+import { defaultParams, paramsOf, sameParams } from "../kit/scenario-params.ts";
 import { knownScenarios, scenarioByName } from "../pipeline/scenario-registry.ts";
 import type { NightlyConfig } from "./config.ts";
 import { scenarioDrivers } from "../kit/scenario.ts";
@@ -59,7 +59,7 @@ export function scenarioLedger(): LedgerEntry[] {
       (known): LedgerEntry => ({
         scenario: scenario.name,
         versions: known.versions,
-        params: scenario.params.parse({ ...defaults, ...known.params }),
+        params: paramsOf(scenario, { ...defaults, ...known.params }, `scenario ${scenario.name}, its known entry for ${known.versions}`),
         driver: known.driver ?? null,
         expectation: {
           verdict: known.verdict,

@@ -1,10 +1,12 @@
 // The cell runner a nightly uses by default: one ordinary run directory per repeat, on a cached release.
+import { UserError } from "../core/errors.ts";
 import type { CheckResult } from "../core/verdict.ts";
 import { releaseRunner, type ReleaseRunner } from "../pipeline/run-scenario.ts";
 import { harnessErrorResult } from "../pipeline/verdict-rules.ts";
 import type { CacheOptions } from "../releases/release-cache.ts";
 import { scenarioByName } from "../pipeline/scenario-registry.ts";
 import type { PlannedCell } from "./matrix.ts";
+import { paramsOf } from "../kit/scenario-params.ts";
 
 export interface CellTask {
   cell: PlannedCell;
@@ -31,13 +33,13 @@ export function releaseCellRunner(versions: readonly string[], repeats: number, 
   const runners = new Map<string, ReleaseRunner>();
   return async ({ cell, runsDir, signal }) => {
     const scenario = scenarioByName(cell.scenario);
-    if (!scenario) throw new Error(`the matrix names an unregistered scenario ${cell.scenario}`);
+    if (!scenario) throw new UserError(`the nightly matrix names scenario ${cell.scenario}, which is not loaded`, "BAD_CONFIG", { hint: "name a built-in scenario (ccrepro scenarios lists them) or a scenario file's path relative to the config" });
     let runner = runners.get(runsDir);
     if (!runner) {
       runner = releaseRunner(runsDir, { cache, runsPerVersion });
       runners.set(runsDir, runner);
     }
-    const run = await runner.run({ scenario, params: scenario.params.parse(cell.params), ...cell.drive }, cell.version, signal);
+    const run = await runner.run({ scenario, params: paramsOf(scenario, cell.params, `scenario ${scenario.name} in the nightly matrix`), ...cell.drive }, cell.version, signal);
     if (!run.installed) return { runDir: null, result: harnessErrorResult(`could not install ${cell.version}: ${run.message}`), wallMs: null };
     return { runDir: run.runDir, result: run.record.result, wallMs: run.record.wallMs };
   };

@@ -4,7 +4,7 @@ import path from "node:path";
 import { UserError } from "../core/errors.ts";
 import { readRunRecord } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
-import { givenParams } from "../pipeline/scenario-params.ts";
+import { givenParams } from "../kit/scenario-params.ts";
 import { scenarioByName } from "../pipeline/scenario-registry.ts";
 import { harnessErrorResult } from "../pipeline/verdict-rules.ts";
 import { assembleSummary } from "./assemble.ts";

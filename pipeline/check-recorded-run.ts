@@ -8,6 +8,7 @@ import type { Scenario } from "../kit/scenario.ts";
 import { explainFailure } from "./diagnose-run.ts";
 import { harnessErrorResult, runEvidence, unsupportedResult } from "./verdict-rules.ts";
 import { withCacheAudit, type AuditedResult } from "./cache-notes.ts";
+import { paramsOf } from "../kit/scenario-params.ts";
 
 const unaudited = (result: CheckResult): AuditedResult => ({ result, cache: null });
 
@@ -66,11 +67,15 @@ function checkRecordedRunWith(runDir: string, given: ScenarioOfRecord, checkFile
   }
   if (!scenario) return unaudited(harnessErrorResult(`run.json names an unknown scenario "${record.scenario}"`));
   const file = checkFile ?? (record.source?.kind === "file" ? record.source.path : null);
-  const params = scenario.params.safeParse(record.params);
-  if (!params.success) return unaudited(harnessErrorResult(`run.json's parameters no longer fit scenario ${scenario.name}: ${params.error.message}`));
+  let params: Record<string, unknown>;
+  try {
+    params = paramsOf(scenario, record.params, `scenario ${scenario.name} in run.json`);
+  } catch (error) {
+    return unaudited(harnessErrorResult(`run.json's parameters no longer fit: ${(error as Error).message}`));
+  }
   try {
     const rec = loadRecordings(runDir);
-    const check = scenario.check(rec, params.data);
+    const check = scenario.check(rec, params);
     return how === "whole" ? finishVerdict(runDir, record, check, rec) : unaudited(check);
   } catch (error) {
     // A user's check that throws is a bug in that file: name it, so the fix is obvious.

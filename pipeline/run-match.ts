@@ -7,7 +7,7 @@ import { readRunRecord, type RunRecord } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
 import type { Scenario } from "../kit/scenario.ts";
 import { originOf } from "./scenario-source.ts";
-import { paramsAddedSince, sameParams } from "./scenario-params.ts";
+import { paramsAddedSince, sameParams } from "../kit/scenario-params.ts";
 
 // Every run directory under `root` (or `root` itself), found by its run.json. A run directory holds no other runs, so
 // the walk stops there; symbolic links are not followed, so a link back up the tree cannot loop.

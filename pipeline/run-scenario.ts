@@ -20,6 +20,7 @@ import { recordUnsupportedRun } from "../harness/record-unsupported.ts";
 import { probeBinary, type BinaryProbe } from "../releases/capabilities.ts";
 import { describeNeed, missingNeeds, type Need } from "../releases/needs.ts";
 import { scenarioNeeds } from "../kit/scenario.ts";
+import { defaultParams } from "../kit/scenario-params.ts";
 
 export interface ScenarioRun {
   scenario: Scenario;
@@ -71,7 +72,7 @@ export async function scenarioSupport(scenarios: readonly Scenario[], claude: Re
   return {
     probe,
     scenarios: scenarios.map((scenario) => {
-      const missing = missingNeeds(scenarioNeeds(scenario, scenario.params.parse({})), probe);
+      const missing = missingNeeds(scenarioNeeds(scenario, defaultParams(scenario)), probe);
       return { scenario: scenario.name, supported: missing.length === 0, missing, message: missing.length > 0 ? unsupportedMessage(missing) : null };
     }),
   };

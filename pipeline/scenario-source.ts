@@ -14,6 +14,7 @@ import { REMOVED_NAMES } from "../kit/definition-error.ts";
 import { defineScenario, isDefinedScenario, scenarioProblems, type Scenario } from "../kit/scenario.ts";
 import { mockScriptSchema } from "../mock-api/script.ts";
 import { sha256Hex } from "../core/hash.ts";
+import { defaultParams } from "../kit/scenario-params.ts";
 
 export class ScenarioFileError extends UserError {
   constructor(
@@ -222,7 +223,7 @@ async function importScenarioFile(file: string, shown: string, importer: ModuleI
     throw new ScenarioFileError(shown, `its name "${scenario.name}" is a built-in scenario's`, "Give it a name of its own");
   }
   // What a run would do with the default parameters, checked now rather than minutes into a run.
-  const defaults = scenario.params.parse({});
+  const defaults = defaultParams(scenario);
   try {
     const script = mockScriptSchema.safeParse(scenario.mockScript(defaults));
     if (!script.success) {

@@ -8,7 +8,7 @@ import { UserError } from "../core/errors.ts";
 import type { Finding } from "../core/verdict.ts";
 import { readRunRecord, type RunRecord } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
-import { givenParams } from "../pipeline/scenario-params.ts";
+import { givenParams } from "../kit/scenario-params.ts";
 import { scenarioByName } from "../pipeline/scenario-registry.ts";
 import { loadRunView } from "./run-view.ts";
 import { anonymiseText, PLACEHOLDERS, realpath, replacementsFor, thisMachine } from "./anonymise.ts";

@@ -2,7 +2,7 @@
 // ccrepro's own `known` list gives there, so a page cannot say one thing of a release and measure another.
 import type { Scenario } from "../kit/scenario.ts";
 import { expectationFor, scenarioLedger } from "../nightly/ledger.ts";
-import { defaultParams } from "../pipeline/scenario-params.ts";
+import { defaultParams, paramsOf } from "../kit/scenario-params.ts";
 
 /** The heading the section starts with, on every page that has one. */
 export const PUBLIC_RECORD_HEADING = "## Public record";
@@ -26,7 +26,7 @@ export function publicRecordRows(scenario: Scenario): PublicRecordRow[] {
     const expectation = expectationFor(ledger, {
       scenario: scenario.name,
       version: release.version,
-      params: scenario.params.parse({ ...defaultParams(scenario), ...release.params }) as Record<string, unknown>,
+      params: paramsOf(scenario, { ...defaultParams(scenario), ...release.params }, `scenario ${scenario.name}, its public record for ${release.version}`),
       ...(release.driver ? { drive: { driver: release.driver } } : {}),
     });
     return {

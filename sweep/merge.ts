@@ -3,13 +3,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { UserError } from "../core/errors.ts";
 import { SWEEP_RUNS_DIR, readSweepFile, withResults, writeSweepFile, type ReleaseResult, type SweepFile } from "./sweep-file.ts";
+import { sameParsedParams } from "../kit/scenario-params.ts";
 
 export function mergeSweeps(dirs: readonly string[], outDir: string): SweepFile {
   if (dirs.length === 0) throw new UserError("--merge needs the sweep directories to merge", "MISSING_ARGUMENT");
   const sweeps = dirs.map((dir) => ({ dir: path.resolve(dir), file: readSweepFile(path.resolve(dir)) }));
   const first = sweeps[0]!.file;
   for (const { dir, file } of sweeps) {
-    if (file.scenario !== first.scenario || JSON.stringify(file.params) !== JSON.stringify(first.params)) {
+    if (file.scenario !== first.scenario || !sameParsedParams(file.params, first.params)) {
       throw new UserError(`${dir} is a sweep of ${file.scenario} ${JSON.stringify(file.params)}, not ${first.scenario} ${JSON.stringify(first.params)}`, "BAD_SWEEP");
     }
   }

@@ -12,6 +12,7 @@ import { runsAtOnce } from "../pipeline/run-concurrency.ts";
 import { combineRepeats, harnessErrorResult } from "../pipeline/verdict-rules.ts";
 import { UserError } from "../core/errors.ts";
 import { SWEEP_FILE, SWEEP_RUNS_DIR, readSweepFile, withResults, writeSweepFile, type ReleaseResult, type SweepFile } from "./sweep-file.ts";
+import { sameParams } from "../kit/scenario-params.ts";
 
 export type SweepEvent =
   | { kind: "planned"; total: number; already: number; todo: string[] }
@@ -55,7 +56,7 @@ function startingFile(options: SweepOptions): SweepFile {
   const existing = path.join(options.outDir, SWEEP_FILE);
   if (fs.existsSync(existing)) {
     const file = readSweepFile(existing);
-    if (file.scenario !== options.scenario.name || JSON.stringify(file.params) !== JSON.stringify(options.params)) {
+    if (file.scenario !== options.scenario.name || !sameParams(options.scenario, file.params, options.params)) {
       throw new UserError(
         `${existing} holds a sweep of ${file.scenario} ${JSON.stringify(file.params)}, not ${options.scenario.name} ${JSON.stringify(options.params)}; pass another --out`,
         "BAD_SWEEP",

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readRunRecord, writeRunRecord, type RunRecord } from "../../harness/run-record.ts";
 import { findRunDirs, matchingRuns } from "../../pipeline/run-match.ts";
-import { sameParams } from "../../pipeline/scenario-params.ts";
+import { sameParams } from "../../kit/scenario-params.ts";
 import { loadScenario, originOf } from "../../pipeline/scenario-source.ts";
 import { findScenario } from "../../scenarios/index.ts";
 

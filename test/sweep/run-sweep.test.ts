@@ -69,6 +69,20 @@ describe("runSweep", () => {
     expect(readSweepFile(out).boundaries).toEqual(resumed.file.boundaries);
   });
 
+  // Issue 43, item 13: the sweep compares parameters as the scenario reads them (it compared their JSON text).
+  it("resumes a sweep whose parameters are the same values in another order, and refuses other values", async () => {
+    const out = tmp();
+    const written = { resumes: 1, resumeBy: "task", sendDelay: 1000 };
+    const controller = new AbortController();
+    await runSweep({ ...base(out, standIn(out, { abortAfter: { count: 2, controller } }).runner), params: written, signal: controller.signal });
+    const again = standIn(out);
+    const resumed = await runSweep({ ...base(out, again.runner), params: { sendDelay: 1000, resumeBy: "task", resumes: 1 } });
+    expect(again.ran).toEqual(VERSIONS.slice(1));
+    expect(resumed.file.params).toEqual(written);
+    const other = await runSweep({ ...base(out, standIn(out).runner), params: { ...written, sendDelay: 2000 } }).catch((e: unknown) => e);
+    expect(other).toMatchObject({ code: "BAD_SWEEP" });
+  });
+
   it("refuses more than one release at a time for a scenario that runs alone, before writing anything", async () => {
     const out = path.join(tmp(), "sweep");
     const { runner, ran } = standIn(out);
