@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import { emptyWorkdir, loadHooks, loadRequestLog, type HookRecord, type WorkdirRecord, type WorkdirSnapshot, type Recordings, type SessionRecording } from "./recordings.ts";
 import path from "node:path";
-import { REQUEST_INDEX_FILE } from "../mock-api/log-entry.ts";
+import { requestIndexOf } from "../mock-api/log-entry.ts";
 import { runLayout, sessionLayout } from "./run-layout.ts";
 import { snapshotWorkdir, writeWorkdirSnapshot } from "./workdir.ts";
 
@@ -130,7 +130,7 @@ export class LiveRecordings implements Recordings {
   }
 
   private refreshFiles(): void {
-    if (this.grew(path.join(this.mockLogDir, REQUEST_INDEX_FILE))) {
+    if (this.grew(requestIndexOf(this.mockLogDir))) {
       const log = loadRequestLog(this.mockLogDir, this.mockLogDir, this.bodies);
       this.requests = log.requests;
       this.responseEnds = log.responseEnds;

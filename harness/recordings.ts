@@ -3,7 +3,7 @@ import fs from "node:fs";
 import { existsInside, readInside, refuseLink, resolveInside } from "./run-files.ts";
 import path from "node:path";
 import { z } from "zod";
-import { logLineSchema, REQUEST_INDEX_FILE, type RequestEntry, type ResponseEndEntry } from "../mock-api/log-entry.ts";
+import { logLineSchema, requestIndexOf, type RequestEntry, type ResponseEndEntry } from "../mock-api/log-entry.ts";
 import { readRunRecord } from "./run-record.ts";
 import { hookAnswerLayout, runLayout, sessionLayout } from "./run-layout.ts";
 import { parseStreamLine, type StreamEvent } from "./stream-events.ts";
@@ -231,7 +231,7 @@ export function toStdoutRecord(line: number, t: number, raw: string): StdoutReco
 export function loadRequestLog(logDir: string, root = logDir, bodies = new Map<string, Buffer>()): Pick<Recordings, "requests" | "responseEnds" | "body"> {
   const requests: RequestEntry[] = [];
   const responseEnds = new Map<number, ResponseEndEntry>();
-  for (const value of readJsonLines(path.join(logDir, REQUEST_INDEX_FILE), root)) {
+  for (const value of readJsonLines(requestIndexOf(logDir), root)) {
     const entry = logLineSchema.parse(value);
     if (entry.kind === "request") requests.push(entry);
     else responseEnds.set(entry.seq, entry);

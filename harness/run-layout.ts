@@ -1,11 +1,14 @@
 // Where everything lives inside a run directory: the one place that names these paths.
 import path from "node:path";
+import { requestIndexOf } from "../mock-api/log-entry.ts";
 
 export interface RunLayout {
   root: string;
   runJson: string;
   // The mock's request log directory (index.jsonl + requests/).
   mockLog: string;
+  // The mock's request index, mockLog/index.jsonl.
+  mockIndex: string;
   // hooks.jsonl: one index line per hook call; hooks/: each call's payload, byte-exact.
   hooksLog: string;
   hooksDir: string;
@@ -46,6 +49,7 @@ export function runLayout(root: string): RunLayout {
     root,
     runJson: path.join(root, "run.json"),
     mockLog: path.join(root, "mock"),
+    mockIndex: requestIndexOf(path.join(root, "mock")),
     hooksLog: path.join(root, "hooks.jsonl"),
     hooksDir: path.join(root, "hooks"),
     hookRecorder: path.join(root, "hook-recorder.sh"),

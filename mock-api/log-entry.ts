@@ -1,4 +1,5 @@
 // The request log's index format: one JSON line per received request, and one when its response ended.
+import path from "node:path";
 import { z } from "zod";
 import { violationSchema } from "./conformance.ts";
 
@@ -59,6 +60,11 @@ export type LogLine = z.infer<typeof logLineSchema>;
 // File names inside a request log directory.
 export const REQUEST_INDEX_FILE = "index.jsonl";
 export const REQUEST_BODY_DIR = "requests";
+
+// The index of a request log directory: every path to it goes through here.
+export function requestIndexOf(logDir: string): string {
+  return path.join(logDir, REQUEST_INDEX_FILE);
+}
 
 // How a request's seq appears in names (body files, message and request ids): zero-padded so names sort in order.
 export function paddedSeq(seq: number): string {

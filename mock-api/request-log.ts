@@ -6,7 +6,7 @@ import { clockNow } from "../core/time.ts";
 import {
   logLineSchema,
   REQUEST_BODY_DIR,
-  REQUEST_INDEX_FILE,
+  requestIndexOf,
   type LogLine,
   type RequestEntry,
   type ResponseEndEntry,
@@ -106,7 +106,7 @@ export class FileRequestLog extends RequestLogBase {
 
   // Continues after the highest seq already in `dir`, so a restarted mock never overwrites a body.
   constructor(readonly dir: string) {
-    const indexFile = path.join(dir, REQUEST_INDEX_FILE);
+    const indexFile = requestIndexOf(dir);
     fs.mkdirSync(path.join(dir, REQUEST_BODY_DIR), { recursive: true });
     super(FileRequestLog.highestSeq(indexFile));
     this.indexFile = indexFile;

@@ -17,7 +17,7 @@ import path from "node:path";
 import { cacheDir } from "../releases/cache-dir.ts";
 import { runLayout, sessionLayout } from "../harness/run-layout.ts";
 import { readRunRecord, rewriteRunRecordText, type RunRecord } from "../harness/run-record.ts";
-import { REQUEST_INDEX_FILE, logLineSchema } from "../mock-api/log-entry.ts";
+import { logLineSchema, requestIndexOf } from "../mock-api/log-entry.ts";
 import { sha256Hex } from "../core/hash.ts";
 
 export const PLACEHOLDERS = { run: "/RUN", runs: "/RUNS", cache: "/CACHE", repo: "/REPO", node: "/NODE", home: "/HOME", tmp: "/TMP", scenario: "/SCENARIO" } as const;
@@ -239,7 +239,7 @@ export function discover(dir: string, files: string[], runDirHints: string[]): {
     if (text === null) continue;
     if (file === sessionLayout(layout, path.basename(path.dirname(file))).sessionJson) learnArgv(strings(record(readJson(file))["argv"]), m, structured);
     if (path.dirname(file) === layout.hooksDir && file.endsWith(".json")) structured.push(...[record(readJson(file))["cwd"]].filter((c): c is string => typeof c === "string" && c.endsWith(LAYOUT.work)).map((c) => c.slice(0, -LAYOUT.work.length)));
-    if (file === path.join(layout.mockLog, REQUEST_INDEX_FILE)) {
+    if (file === layout.mockIndex) {
       for (const line of text.split("\n").filter(Boolean)) {
         const command = record(record(parseLine(line))["client"])["command"];
         if (typeof command === "string") learnArgv(command.split(" "), m, structured);
@@ -268,7 +268,7 @@ export function discover(dir: string, files: string[], runDirHints: string[]): {
 
 // Index lines whose stored body no longer matches get that body's size and hash; other lines keep their bytes.
 export function reindex(mockDir: string): number {
-  const indexFile = path.join(mockDir, REQUEST_INDEX_FILE);
+  const indexFile = requestIndexOf(mockDir);
   if (!fs.existsSync(indexFile)) return 0;
   let changed = 0;
   const lines = fs
@@ -319,7 +319,7 @@ export function leftoverLines(all: readonly Leftover[]): string[] {
 
 const isRunDir = (dir: string) => {
   const layout = runLayout(dir);
-  return [layout.runJson, layout.sessionsDir, layout.hooksLog, path.join(layout.mockLog, REQUEST_INDEX_FILE)].some((file) => fs.existsSync(file));
+  return [layout.runJson, layout.sessionsDir, layout.hooksLog, layout.mockIndex].some((file) => fs.existsSync(file));
 };
 
 // Run directories (not descended into further) and the loose files around them (summary.json, screens, …).

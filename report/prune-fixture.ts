@@ -2,9 +2,10 @@
 // every machine path replaced (report/anonymise.ts).
 import fs from "node:fs";
 import path from "node:path";
+import { UserError } from "../core/errors.ts";
 import { runLayout, sessionLayout, terminalFiles } from "../harness/run-layout.ts";
 import { rewriteRunRecordText } from "../harness/run-record.ts";
-import { REQUEST_INDEX_FILE, logLineSchema } from "../mock-api/log-entry.ts";
+import { logLineSchema } from "../mock-api/log-entry.ts";
 import { sha256Hex } from "../core/hash.ts";
 import { anonymiseText, discover, leftovers, readJson, realpath, record, replacementsFor, thisMachine, walk, type Pruned } from "./anonymise.ts";
 
@@ -30,7 +31,7 @@ export function copyRun(runDir: string, outDir: string, options: CopyOptions): P
   const to = runLayout(path.resolve(outDir));
   const paths = thisMachine();
   // Only what is copied is searched: iso/ and transcripts/ can be large.
-  const sources = [from.runJson, from.outboundLog, from.hooksLog, from.workdirAtEnd, path.join(from.mockLog, REQUEST_INDEX_FILE)];
+  const sources = [from.runJson, from.outboundLog, from.hooksLog, from.workdirAtEnd, from.mockIndex];
   if (fs.existsSync(from.hooksDir)) sources.push(...walk(from.hooksDir));
   if (fs.existsSync(from.mcpLogDir)) sources.push(...walk(from.mcpLogDir));
   for (const label of fs.existsSync(from.sessionsDir) ? fs.readdirSync(from.sessionsDir) : []) {
@@ -82,7 +83,7 @@ export function copyRun(runDir: string, outDir: string, options: CopyOptions): P
   const index: string[] = [];
   let kept = 0;
   let requests = 0;
-  const indexFile = path.join(from.mockLog, REQUEST_INDEX_FILE);
+  const indexFile = from.mockIndex;
   for (const line of fs.existsSync(indexFile) ? fs.readFileSync(indexFile, "utf8").split("\n").filter(Boolean) : []) {
     const entry = logLineSchema.parse(JSON.parse(anonymise(Buffer.from(line)).toString("utf8")));
     if (entry.kind === "request") {
@@ -105,10 +106,10 @@ export function copyRun(runDir: string, outDir: string, options: CopyOptions): P
     }
     index.push(JSON.stringify(entry));
   }
-  write(path.join(to.mockLog, REQUEST_INDEX_FILE), index.length ? `${index.join("\n")}\n` : "");
+  write(to.mockIndex, index.length ? `${index.join("\n")}\n` : "");
   if (options.foreground) {
     const session = readJson(sessionLayout(from, options.foreground).sessionJson);
-    if (session === null) throw new Error(`no session ${options.foreground} in ${runDir}`);
+    if (session === null) throw new UserError(`no session ${options.foreground} in ${runDir}`, "BAD_ARGUMENT", { hint: "name one of the run's sessions (its sessions/ folder lists them)" });
     write(path.join(to.root, "foreground.json"), `${JSON.stringify({ pid: record(session)["pid"] ?? null })}\n`);
   }
   return { lines: [`pruned ${runDir} → ${outDir} (${kept} of ${requests} request bodies)`], leftovers: written.flatMap(leftovers) };

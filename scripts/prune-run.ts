@@ -17,7 +17,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { runLayout } from "../harness/run-layout.ts";
-import { REQUEST_INDEX_FILE } from "../mock-api/log-entry.ts";
 import { anonymiseInPlace, leftoverLines, type Pruned } from "../report/anonymise.ts";
 import { copyRun } from "../report/prune-fixture.ts";
 
@@ -91,7 +90,7 @@ function main(argv: string[]): number {
   const [runDir, outDir, seqArg, ...extra] = positionals;
   if (!runDir || !outDir || extra.length) usageError("copy mode takes RUN_DIR OUT_DIR [SEQ,SEQ,…]");
   const layout = runLayout(runDir);
-  if (!fs.existsSync(layout.runJson) && !fs.existsSync(path.join(layout.mockLog, REQUEST_INDEX_FILE))) usageError(`not a run directory: ${runDir}`);
+  if (!fs.existsSync(layout.runJson) && !fs.existsSync(layout.mockIndex)) usageError(`not a run directory: ${runDir}`);
   if (seqArg !== undefined && values.bodies !== undefined) usageError("give the bodies either as --bodies or as the third argument, not both");
   const list = values.bodies ?? seqArg ?? "all";
   let bodies: Set<number> | "all";

@@ -5,7 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readMessagesBody } from "../../checker/request-body.ts";
 import { loadRequestLog } from "../../harness/recordings.ts";
-import { REQUEST_INDEX_FILE } from "../../mock-api/log-entry.ts";
+import { requestIndexOf } from "../../mock-api/log-entry.ts";
 
 const rec = (text: string) => ({ body: () => Buffer.from(text, "utf8") });
 
@@ -25,7 +25,7 @@ describe("readMessagesBody", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-body-"));
     const reply = { status: 200, kind: "sse", summary: "text", fault: null, stopReason: "end_turn" };
     const entry = { kind: "request", seq: 1, receivedAt: 0, method: "POST", path: "/v1/messages", query: "", headers: {}, bodyFile: "req-1.json", bodyBytes: 0, bodySha256: "", stream: "main", step: 0, messageCount: 1, streaming: true, reply, client: { remoteAddress: null, remotePort: null } };
-    fs.writeFileSync(path.join(dir, REQUEST_INDEX_FILE), `${JSON.stringify(entry)}\n`);
+    fs.writeFileSync(requestIndexOf(dir), `${JSON.stringify(entry)}\n`);
     fs.writeFileSync(path.join(dir, "req-1.json"), '{"messages":[{"role":"user","content":"first"}]}');
     const bodies = new Map<string, Buffer>();
     const log = loadRequestLog(dir, dir, bodies);
