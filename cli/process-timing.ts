@@ -2,6 +2,7 @@
 // the process and every descendant it waited for. The benches' one stopwatch.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import { UserError } from "../core/errors.ts";
 import path from "node:path";
 
 /** A bench's duration: seconds to the hundredth, or a dash where it was not measured. */
@@ -62,6 +63,6 @@ export function timeProcess(command: string, args: string[], { env = process.env
 // searches, so the start-up ratio compares one runtime with itself.
 export function timeCcrepro(args: string[], { env = process.env, ...options }: TimeOptions = {}): Promise<ProcessTiming> {
   const entry = process.argv[1];
-  if (!entry) throw new Error("no entry script to time: start the bench as `ccrepro bench` (bin/ccrepro.mjs), not from another program");
+  if (!entry) throw new UserError("no entry script to time", "BAD_ARGUMENT", { hint: "start the bench as `ccrepro bench` (bin/ccrepro.mjs), not from another program" });
   return timeProcess(entry, args, { ...options, env: { ...env, PATH: [path.dirname(process.execPath), env.PATH].filter(Boolean).join(path.delimiter) } });
 }
