@@ -16,6 +16,9 @@ import { resumeCommand } from "../sweep-output.ts";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
+// Under runs/, where run output goes: the bare name "atlas" would write into the source folder atlas/ of a checkout.
+export const DEFAULT_ATLAS_OUT = path.join("runs", "atlas");
+
 export function registerAtlasCommand(program: Command, ctx: CliContext): void {
   withRunOptions(program.command("atlas"))
     .description("find every boundary of scenarios across a release range: sample every K releases, bisect where neighbours differ; write atlas.json and a site")
@@ -25,11 +28,15 @@ export function registerAtlasCommand(program: Command, ctx: CliContext): void {
     .option("--verify <n>", "then run N random releases inside the intervals assumed to agree, and say how many disagreed", wholeNumber("--verify", 0, 1000), 0)
     .option("--repeat <n>", "runs per release; repeats that disagree make a flaky cell, a state of its own", wholeNumber("--repeat", 1, 20), 1)
     .option("--reuse <dir>", "take verdicts from matching run directories under DIR (repeatable; the atlas's own runs/ always are)", collect, [])
-    .option("--out <dir>", "the atlas directory (atlas.json, site/, runs/); running again with it resumes", "atlas")
+    .option("--out <dir>", "the atlas directory (atlas.json, site/, runs/); running again with it resumes", DEFAULT_ATLAS_OUT)
     .option("--merge <dirs...>", "merge these atlas directories (shards of the same scenarios over adjacent ranges) into --out instead of running")
     .option("--resolve", "with --merge: then bisect the boundaries the merge left open (releases between two shards' answers)")
     .option("--json", "print atlas.json instead of the intervals")
-    .action(async (names: string[], options) => {
+    .action(async (names: string[], options, command: Command) => {
+      // The atlas's runs are its proofs, so they live inside the atlas directory; a --runs-dir elsewhere would split them.
+      if (command.getOptionValueSource("runsDir") !== "default") {
+        throw new UserError("atlas keeps its runs under --out (DIR/runs/), beside the atlas.json whose boundaries they prove; --runs-dir does not apply", "CONFLICTING_OPTIONS", { hint: "drop --runs-dir; pass --out DIR to choose where the atlas and its runs go" });
+      }
       const outDir = path.resolve(options.out);
       const started = Date.now();
       const onEvent = (event: AtlasEvent) => {

@@ -64,6 +64,13 @@ describe("ccrepro's user errors", { timeout: 60_000 }, () => {
     }
   });
 
+  // Issue 45, item 10: the atlas's runs are its proofs and live under --out; --runs-dir was accepted and ignored.
+  it("refuses --runs-dir for the atlas, saying where its runs go", async () => {
+    const result = await ccrepro("atlas", "stop-hook-loop", "--versions", "2.1.300", "--runs-dir", "elsewhere");
+    expectUserError(result, /atlas keeps its runs under --out \(DIR\/runs\/\).*--runs-dir does not apply/);
+    expect(result.stderr).toContain("pass --out DIR");
+  });
+
   it("reports ERROR (exit 3) for a directory that is not a run", async () => {
     const result = await ccrepro("check", os.tmpdir());
     expect(result.exitCode).toBe(3);
