@@ -6,7 +6,9 @@ import path from "node:path";
 import { claimFolder } from "../core/folder-writer.ts";
 import type { CheckResult } from "../core/verdict.ts";
 import type { Driver, Scenario } from "../kit/scenario.ts";
+import pLimit from "p-limit";
 import { driverFor, sdkFor } from "../pipeline/drivers.ts";
+import { runsAlone } from "../pipeline/run-concurrency.ts";
 import { releaseRunner, type ReleaseRunner } from "../pipeline/run-scenario.ts";
 import { combineRepeats, harnessErrorResult } from "../pipeline/verdict-rules.ts";
 import type { CacheOptions } from "../releases/release-cache.ts";
@@ -33,6 +35,9 @@ export interface AtlasOptions {
   stride: number;
   verify: number;
   repeat: number;
+  // Scenarios searched at once (each search itself runs one cell at a time); a scenario that runs alone waits
+  // until nothing else runs, and nothing starts beside it. Default 1.
+  jobs?: number;
   outDir: string;
   // Directories searched for run directories whose verdicts stand in for runs; the atlas's own runs/ always is.
   reuse: readonly string[];
@@ -121,11 +126,9 @@ async function atlasFolder(options: AtlasOptions): Promise<AtlasOutcome> {
   let runs = 0;
   let reusedCount = 0;
   let interrupted = false;
-  for (const subject of options.subjects) {
-    if (options.signal?.aborted) {
-      interrupted = true;
-      break;
-    }
+  // One scenario's whole search; false when it was interrupted.
+  const searchSubject = async (subject: AtlasSubject): Promise<boolean> => {
+    if (options.signal?.aborted) return false;
     const { scenario, params } = subject;
     const driver = driverFor(scenario, options.drive.driver);
     const sdk = (await sdkFor(driver, options.drive.sdk))?.version ?? null;
@@ -203,10 +206,13 @@ async function atlasFolder(options: AtlasOptions): Promise<AtlasOutcome> {
     });
     const done = withCells({ ...entry, verify: { ...entry.verify, disagreed: result.disagreed } }, result.cells);
     save({ ...done, complete: !result.interrupted && done.boundaries.every((b) => b.between.length === 0) });
-    if (result.interrupted) {
-      interrupted = true;
-      break;
-    }
-  }
+    return !result.interrupted;
+  };
+  // Saves are synchronous and each reads the file as it is then, so searches that interleave never lose a cell.
+  const limit = pLimit(options.jobs ?? 1);
+  const together = options.subjects.filter((s) => !runsAlone(s.scenario));
+  const finished = await Promise.all(together.map((subject) => limit(() => searchSubject(subject))));
+  for (const subject of options.subjects.filter((s) => runsAlone(s.scenario))) finished.push(await searchSubject(subject));
+  interrupted = finished.includes(false);
   return { file, path: written, runs, reused: reusedCount, interrupted };
 }

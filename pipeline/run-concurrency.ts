@@ -16,8 +16,13 @@ export function runsAtOnce(scenario: Pick<Scenario, "name" | "runsAlone">, asked
       hint: `drop ${option}; its runs go one at a time`,
     });
   }
+  return within === "cores" ? withinCores(asked, option) : asked;
+}
+
+// Runs at once within the machine's cores: beyond them, claude's timing would be the machine's.
+export function withinCores(asked: number, option: string): number {
   const cores = os.availableParallelism();
-  if (within === "cores" && asked > cores) {
+  if (asked > cores) {
     throw new UserError(`${option} ${asked} is more runs at once than this machine has cores (${cores}): claude's timing would be the machine's`, "CONFLICTING_OPTIONS", { hint: `use ${option} ${cores} or fewer` });
   }
   return asked;

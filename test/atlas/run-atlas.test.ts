@@ -117,3 +117,48 @@ describe("runAtlas", () => {
     expect(readAtlasFile(out).entries[0]!.complete).toBe(true);
   });
 });
+
+// Issue 45, item 3: --jobs searches J scenarios at once; one that runs alone has nothing beside it; the cells are
+// the same as one at a time.
+describe("runAtlas --jobs", () => {
+  const alone = findScenario("background-mid-turn")!;
+  const subjects = [
+    { scenario, params: scenario.params.parse({}) },
+    { scenario, params: scenario.params.parse({ resumeBy: "send-message" }) },
+    { scenario: alone, params: alone.params.parse({}) },
+  ];
+  // A runner whose runs take a few milliseconds, counting how many are under way when each starts.
+  function countingRunner(outDir: string) {
+    let active = 0;
+    const seen: { scenario: string; beside: number }[] = [];
+    const runner: ReleaseRunner = {
+      async prefetch(version) {
+        return { version, sha256: `sha-${version}`, fetchMs: 0, downloadedBytes: 0, fromCache: true } as never;
+      },
+      async run(subject, version) {
+        active += 1;
+        seen.push({ scenario: subject.scenario.name, beside: active - 1 });
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        const runDir = path.join(outDir, "runs", `run-${subject.scenario.name}-${JSON.stringify(subject.params).length}-${version}`);
+        fs.mkdirSync(runDir, { recursive: true });
+        active -= 1;
+        return { installed: true, runDir, record: { result: notificationTable(version) } } as never;
+      },
+    };
+    return { runner, seen };
+  }
+  const cellsOf = (out: string) => readAtlasFile(out).entries.map((e) => [e.scenario, e.params, e.cells.map((c) => `${c.version} ${c.verdict}`)]);
+
+  it("runs two scenarios at once, the one that runs alone by itself, and measures the same cells as --jobs 1", async () => {
+    const serialOut = tmp();
+    await runAtlas({ ...base(serialOut, countingRunner(serialOut).runner), subjects });
+    const out = tmp();
+    const { runner, seen } = countingRunner(out);
+    const outcome = await runAtlas({ ...base(out, runner), subjects, jobs: 2 });
+    expect(outcome.interrupted).toBe(false);
+    expect(Math.max(...seen.filter((r) => r.scenario === scenario.name).map((r) => r.beside))).toBe(1);
+    expect(seen.filter((r) => r.scenario === alone.name).map((r) => r.beside)).toEqual(seen.filter((r) => r.scenario === alone.name).map(() => 0));
+    expect(cellsOf(out)).toEqual(cellsOf(serialOut));
+    expect(readAtlasFile(out).entries.every((e) => e.complete)).toBe(true);
+  });
+});
