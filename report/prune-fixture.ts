@@ -89,9 +89,11 @@ export function copyRun(runDir: string, outDir: string, options: CopyOptions): P
     if (entry.kind === "request") {
       requests += 1;
       if (options.dropHeaders) entry.headers = {};
-      const wanted = (options.bodies === "all" || options.bodies.has(entry.seq)) && (options.stream === null || entry.stream === options.stream);
+      const bodyPath = path.join(from.mockLog, entry.bodyFile);
+      // "all" is every body the run holds: a run pruned before keeps only some, and a body asked for by number must be there.
+      const wanted = (options.bodies === "all" ? fs.existsSync(bodyPath) : options.bodies.has(entry.seq)) && (options.stream === null || entry.stream === options.stream);
       if (wanted) {
-        let body = anonymise(fs.readFileSync(path.join(from.mockLog, entry.bodyFile)));
+        let body = anonymise(fs.readFileSync(bodyPath));
         if (options.bodyKeys || options.trimText !== null) {
           let value = JSON.parse(body.toString("utf8")) as unknown;
           if (options.bodyKeys) value = Object.fromEntries(options.bodyKeys.filter((k) => k in record(value)).map((k) => [k, record(value)[k]]));

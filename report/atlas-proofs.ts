@@ -1,0 +1,120 @@
+// The runs that prove an atlas's boundaries, kept where the atlas is checked in: each boundary's runs on both sides
+// copied pruned (report/prune-fixture.ts, every machine path replaced) under proofs/, re-checked after the prune so a
+// kept proof gives the verdict its cell records, and the atlas written with its proofs named by those paths.
+import fs from "node:fs";
+import path from "node:path";
+import { UserError } from "../core/errors.ts";
+import { readAtlasFile, writeAtlasFile, type AtlasEntry, type AtlasFile } from "../atlas/atlas-file.ts";
+import type { Scenario } from "../kit/scenario.ts";
+import { checkRecordedRun } from "../pipeline/check-recorded-run.ts";
+import { copyRun, type CopyOptions } from "./prune-fixture.ts";
+
+/** Where proofs go inside the checked-in atlas directory. */
+export const PROOFS_DIR = "proofs";
+/** The most one proof may take on disk, and all of them together: what the repository is asked to hold. */
+export const PROOF_BUDGET = { each: 200 * 1024, total: 40 * 1024 * 1024 } as const;
+
+/** One kept proof: its path inside the atlas directory, its size, and what re-checking it gives. */
+export interface KeptProof {
+  dir: string;
+  bytes: number;
+  verdict: string;
+  red: string[];
+}
+
+export interface ProofsOutcome {
+  file: AtlasFile;
+  kept: KeptProof[];
+  // Proof runs that could not be kept, with why (gone, over the budget, or a re-check that disagrees after pruning).
+  refused: { dir: string; why: string }[];
+}
+
+// Smallest first: request headers dropped, then long texts trimmed too; a prune that changes the verdict is not kept.
+const PRUNES: CopyOptions[] = [
+  { bodies: "all", stream: null, bodyKeys: null, trimText: null, dropHeaders: true, mockOnly: false, foreground: null },
+  { bodies: "all", stream: null, bodyKeys: null, trimText: 2000, dropHeaders: true, mockOnly: false, foreground: null },
+];
+
+/** Bytes under a directory, files only. */
+export function sizeOf(dir: string): number {
+  let total = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) total += fs.statSync(path.join(entry.parentPath, entry.name)).size;
+  }
+  return total;
+}
+
+/** The verdict and red findings a run directory gives when its scenario's check judges it again. */
+export function recheck(runDir: string, scenarioNamed: (name: string) => Scenario | undefined): { verdict: string; red: string[] } {
+  const result = checkRecordedRun(runDir, scenarioNamed);
+  return { verdict: result.verdict, red: [...new Set(result.findings.filter((f) => f.red).map((f) => f.id))].sort() };
+}
+
+const sameState = (a: { verdict: string; red: readonly string[] }, b: { verdict: string; red: readonly string[] }) => a.verdict === b.verdict && a.red.join(" ") === b.red.join(" ");
+
+/**
+ * Copies every boundary's proof runs of the atlas in `fromDir` into `toDir/proofs/`, pruned and re-checked, and writes
+ * the atlas into `toDir` with each kept proof (and its cell's run) named by its path there.
+ */
+export function keepProofs(fromDir: string, toDir: string, scenarioNamed: (name: string) => Scenario | undefined): ProofsOutcome {
+  const atlas = readAtlasFile(fromDir);
+  const kept: KeptProof[] = [];
+  const refused: ProofsOutcome["refused"] = [];
+  const renamed = new Map<string, string>();
+  const proofDirs = new Set(atlas.entries.flatMap((entry) => entry.boundaries.flatMap((b) => [...b.proof.before, ...b.proof.after])));
+  for (const dir of proofDirs) {
+    const source = path.resolve(fromDir, dir);
+    const recorded = runOf(atlas.entries, dir);
+    if (!fs.existsSync(source)) {
+      refused.push({ dir, why: "the run directory is gone" });
+      continue;
+    }
+    const target = path.join(path.resolve(toDir), PROOFS_DIR, path.basename(source));
+    const outcome = keepOne(source, target, recorded, scenarioNamed);
+    if ("why" in outcome) refused.push({ dir, why: outcome.why });
+    else {
+      const inside = path.relative(path.resolve(toDir), target).split(path.sep).join("/");
+      renamed.set(dir, inside);
+      kept.push({ dir: inside, bytes: outcome.bytes, ...recorded });
+    }
+  }
+  const total = kept.reduce((sum, proof) => sum + proof.bytes, 0);
+  if (total > PROOF_BUDGET.total) {
+    throw new UserError(`the proofs take ${total} bytes, over the ${PROOF_BUDGET.total}-byte budget`, "BAD_ATLAS", { hint: "keep proofs for fewer scenarios at once, or raise PROOF_BUDGET in report/atlas-proofs.ts and say why" });
+  }
+  const rename = (dir: string) => renamed.get(dir) ?? dir;
+  const entries = atlas.entries.map((entry) => ({
+    ...entry,
+    cells: entry.cells.map((cell) => ({ ...cell, runs: cell.runs.map((run) => ({ ...run, dir: run.dir === null ? null : rename(run.dir) })) })),
+    boundaries: entry.boundaries.map((b) => ({ ...b, proof: { before: b.proof.before.map(rename), after: b.proof.after.map(rename) } })),
+  }));
+  const file = { ...atlas, entries };
+  writeAtlasFile(toDir, file);
+  return { file, kept, refused };
+}
+
+// The verdict a proof run had when the atlas measured it.
+function runOf(entries: readonly AtlasEntry[], dir: string): { verdict: string; red: string[] } {
+  for (const entry of entries) {
+    for (const cell of entry.cells) {
+      const run = cell.runs.find((r) => r.dir === dir);
+      if (run) return { verdict: run.verdict, red: [...run.red] };
+    }
+  }
+  throw new UserError(`the atlas names the proof ${dir}, which no cell ran`, "BAD_ATLAS", { hint: "write the atlas again with ccrepro atlas" });
+}
+
+function keepOne(source: string, target: string, recorded: { verdict: string; red: string[] }, scenarioNamed: (name: string) => Scenario | undefined): { bytes: number } | { why: string } {
+  let why = "";
+  for (const prune of PRUNES) {
+    fs.rmSync(target, { recursive: true, force: true });
+    copyRun(source, target, prune);
+    const bytes = sizeOf(target);
+    const again = recheck(target, scenarioNamed);
+    if (!sameState(again, recorded)) why = `pruned, it re-checks ${again.verdict} ${again.red.join(" ")}, not ${recorded.verdict} ${recorded.red.join(" ")}`;
+    else if (bytes > PROOF_BUDGET.each) why = `pruned, it takes ${bytes} bytes, over ${PROOF_BUDGET.each}`;
+    else return { bytes };
+  }
+  fs.rmSync(target, { recursive: true, force: true });
+  return { why };
+}

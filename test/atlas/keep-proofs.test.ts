@@ -1,0 +1,63 @@
+// Keeping an atlas's proofs (report/atlas-proofs.ts) on two recorded runs of subagent-resume-notification-header
+// (test/fixtures/runs: 2.1.281 RED notification-changed and 2.1.332 GREEN, recorded with ccrepro bisect): an atlas whose
+// boundary they prove is written by runAtlas with a runner that hands them out, then its proofs are kept.
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { readAtlasFile } from "../../atlas/atlas-file.ts";
+import { runAtlas } from "../../atlas/run-atlas.ts";
+import type { ReleaseRunner } from "../../pipeline/run-scenario.ts";
+import { checkRecordedRun } from "../../pipeline/check-recorded-run.ts";
+import { keepProofs, recheck } from "../../report/atlas-proofs.ts";
+import { findScenario } from "../../scenarios/index.ts";
+import { tempDirs } from "../stand-in-runner.ts";
+
+const scenario = findScenario("subagent-resume-notification-header")!;
+const FIXTURES = path.join(import.meta.dirname, "..", "fixtures", "runs");
+const RECORDED: Record<string, string> = { "2.1.281": "notification-changed-2.1.281", "2.1.332": "notification-green-2.1.332" };
+const tmp = tempDirs("atlas-proofs-");
+
+async function atlasOfFixtures(): Promise<string> {
+  const out = tmp();
+  const runner: ReleaseRunner = {
+    async prefetch(version) {
+      return { version, sha256: `sha-${version}`, fetchMs: 0, downloadedBytes: 0, fromCache: true } as never;
+    },
+    async run(_subject, version) {
+      const runDir = path.join(out, "runs", RECORDED[version]!);
+      fs.cpSync(path.join(FIXTURES, RECORDED[version]!), runDir, { recursive: true });
+      return { installed: true, runDir, record: { result: checkRecordedRun(runDir, findScenario) } } as never;
+    },
+  };
+  await runAtlas({ subjects: [{ scenario, params: scenario.params.parse({}) }], drive: {}, versions: Object.keys(RECORDED), stride: 1, verify: 0, repeat: 1, outDir: out, reuse: [], runner });
+  return out;
+}
+
+describe("keepProofs", () => {
+  it("copies each boundary's runs under proofs/, re-checked as recorded, and names them there", async () => {
+    const from = await atlasOfFixtures();
+    expect(readAtlasFile(from).entries[0]!.boundaries.map((b) => `${b.from} → ${b.to}`)).toEqual(["RED notification-changed → GREEN"]);
+    const to = tmp();
+    const { kept, refused, file } = keepProofs(from, to, findScenario);
+    expect(refused).toEqual([]);
+    expect(kept.map((k) => [k.dir, k.verdict, k.red])).toEqual([
+      ["proofs/notification-changed-2.1.281", "RED", ["notification-changed"]],
+      ["proofs/notification-green-2.1.332", "GREEN", []],
+    ]);
+    const written = readAtlasFile(to);
+    expect(written).toEqual(file);
+    expect(written.entries[0]!.boundaries[0]!.proof).toEqual({ before: ["proofs/notification-changed-2.1.281"], after: ["proofs/notification-green-2.1.332"] });
+    for (const proof of kept) expect(recheck(path.join(to, proof.dir), findScenario)).toEqual({ verdict: proof.verdict, red: proof.red });
+    // Pruned: no machine path of this one survives in what was kept.
+    const text = fs.readdirSync(path.join(to, "proofs"), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => fs.readFileSync(path.join(e.parentPath, e.name), "utf8")).join("\n");
+    expect(text).not.toContain(from);
+  });
+
+  it("says which proof it could not keep and why, and keeps the rest", async () => {
+    const from = await atlasOfFixtures();
+    fs.rmSync(path.join(from, "runs", RECORDED["2.1.332"]!), { recursive: true });
+    const { kept, refused } = keepProofs(from, tmp(), findScenario);
+    expect(kept.map((k) => k.dir)).toEqual(["proofs/notification-changed-2.1.281"]);
+    expect(refused).toEqual([{ dir: "runs/notification-green-2.1.332", why: "the run directory is gone" }]);
+  });
+});
