@@ -13,6 +13,8 @@ export interface RecordedRequest {
   seq: number;
   label: string;
   body: string;
+  // The recorded stream it belonged to (main, subagent-N, title, side; mock-api/replay-script.ts recordedStreams).
+  stream?: string;
 }
 
 // The request as compared: pretty-printed JSON with the machine rules (mock-api/machine-rules.ts) applied to every
@@ -98,6 +100,12 @@ export function checkReplayFidelity(rec: Pick<Recordings, "requests" | "body">, 
   }
   const notes = [`replay fidelity: ${equal} of ${replayed.length} replayed requests equal their recorded ones after normalisation; ${recorded.length - missing.length} of ${recorded.length} recorded requests replayed`];
   if (first !== null) notes.push(`first divergence: ${first}`);
+  // Each stream's requests answered as its own: a subagent's or a title's request never served one of another stream.
+  const streams = [...new Set(recorded.flatMap((r) => (r.stream === undefined ? [] : [r.stream])))];
+  if (streams.length > 0) {
+    const count = (stream: string) => `${stream} ${recorded.filter((r) => r.stream === stream && served.has(r.seq)).length} of ${recorded.filter((r) => r.stream === stream).length}`;
+    notes.push(`recorded requests replayed by stream: ${streams.map(count).join(", ")}`);
+  }
   // Fewer requests and nothing different in those made: the replay stopped short, which says nothing yet.
   const reached: CheckerOutput["reached"] =
     findings.length === 0 && missing.length > 0

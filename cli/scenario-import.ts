@@ -5,6 +5,7 @@ import { bodyBytes, REDACTED_VALUE } from "../mock-api/recording.ts";
 import { codeLiteral as literal } from "../core/code-literal.ts";
 import { ISOLATION_VARS } from "../harness/isolation.ts";
 import { QUIET_ENV } from "../releases/binary-info.ts";
+import { recordedStreams } from "../mock-api/replay-script.ts";
 
 // The flags the harness passes itself (harness/isolation.ts) or the scenario says otherwise, with and without a
 // value: never repeated in `args`.
@@ -67,11 +68,6 @@ function lastUserTexts(exchange: RecordedExchange | undefined): string[] {
   }
 }
 
-// The "Warmup" requests releases of the 2.0 line send for their subagents before the conversation starts: not a prompt.
-function isWarmup(exchange: RecordedExchange): boolean {
-  const body = bodyOf(exchange) as { messages?: unknown[] };
-  return body.messages?.length === 1 && lastUserTexts(exchange).join("").trim() === "Warmup";
-}
 
 // The User-Agent of a request the interactive UI sent: `claude-cli/2.1.112 (external, cli)`; a `-p` or SDK process
 // names another entrypoint (`sdk-cli`, `sdk-ts`).
@@ -91,14 +87,15 @@ function emptyPlan(session: string, print: boolean): ProcessPlan {
   return { session, print, interactive: false, resumeOf: null, resumeGuessed: false, continueLatest: false, prompt: null, promptVia: "unknown", args: [], sends: [], turns: [], output: "text", permission: "default", settingSources: ALL_SETTING_SOURCES, notReproduced: [] };
 }
 
-function planProcess(recording: Recording, index: number, earlier: ProcessPlan[]): ProcessPlan {
+function planProcess(recording: Recording, index: number, earlier: ProcessPlan[], streams: ReadonlyMap<number, string>): ProcessPlan {
   const { exchanges, processes: all } = recording;
   const process = all[index]!;
   // The cli.js releases set their process title to "claude", which /proc then shows as the whole argv: the command
   // `ccrepro record` ran says more, when it ran this one process.
   const retitled = process.argv.length <= 1 && recording.command !== null && all.length === 1;
   const words = flagsOf(retitled ? recording.command! : process.argv);
-  const own = exchanges.filter((e) => e.process === index && e.label === "messages" && !isWarmup(e));
+  // Its own conversation: not a subagent's, a title's or a Warmup's, whose prompts are none of the user's.
+  const own = exchanges.filter((e) => e.process === index && streams.get(e.seq) === "main");
   const plan = emptyPlan(`s${index + 1}`, false);
   const argvUnknown = process.argv.length <= 1 && !retitled;
   // With no argv (a cli.js release under `record --serve`), the requests still say whether the UI sent them.
@@ -303,7 +300,8 @@ export interface ImportedScenario {
 export function scenarioFromRecording(recording: Recording, options: { name: string; recordingFile: string; from: string }): ImportedScenario {
   const warnings: string[] = [];
   const plans: ProcessPlan[] = [];
-  recording.processes.forEach((_, index) => plans.push(planProcess(recording, index, plans)));
+  const streams = recordedStreams(recording.exchanges);
+  recording.processes.forEach((_, index) => plans.push(planProcess(recording, index, plans, streams)));
   if (recording.exchanges.some((e) => e.process === null)) warnings.push("some requests came from a process the recording could not identify; their steps are not in the file");
   if (plans.length === 0) {
     warnings.push("the recording names no process: the file has one session to fill in");

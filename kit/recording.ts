@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RecordedRequest } from "../checker/replay-fidelity.ts";
 import { bodyBytes, readRecording, type Recording } from "../mock-api/recording.ts";
-import { replayScriptOf, servedSeqOf, type ReplayScript } from "../mock-api/replay-script.ts";
+import { recordedStreams, replayScriptOf, servedSeqOf, type ReplayScript } from "../mock-api/replay-script.ts";
 import type { MockScriptInput } from "../mock-api/script.ts";
 import { noteScenarioDataFile } from "../core/scenario-data.ts";
 import { fakeKeyOfKind } from "../harness/isolation.ts";
@@ -55,11 +55,12 @@ export function recording(file: string | URL): LoadedRecording {
   // A run directory keeps a copy beside its copy of the scenario file, so the run is judged again without this one.
   noteScenarioDataFile(resolve(path));
   const kind = loaded.processes.find((p) => p.keyKinds?.["ANTHROPIC_API_KEY"])?.keyKinds?.["ANTHROPIC_API_KEY"];
+  const streams = recordedStreams(loaded.exchanges);
   const messages = loaded.exchanges.filter((e) => e.request.path.endsWith("/v1/messages") && e.response !== null);
   return {
     file: path,
     recording: loaded,
-    requests: messages.map((e) => ({ seq: e.seq, label: e.label, body: bodyBytes(e.request.body).toString("utf8") })),
+    requests: messages.map((e) => ({ seq: e.seq, label: e.label, body: bodyBytes(e.request.body).toString("utf8"), stream: streams.get(e.seq) ?? e.label })),
     apiKey: kind === undefined ? null : fakeKeyOfKind(kind),
     mockScript: (options = {}) => ({ replay: replayScriptOf(loaded.exchanges, options.speed ?? "instant") }),
     // Only what the replay can serve: a recorded request whose body is not text is in no replay script.

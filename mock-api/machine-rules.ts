@@ -10,13 +10,15 @@ export interface MachineRule {
   apply(text: string, ids: ToolUseIds): string;
 }
 
-// Tool-use ids, numbered in the order a request first mentions them: a recorded id and the replay's id for the same
-// call get the same number, so a tool result in a later request still matches its call whoever minted the id.
+// Ids minted at run time (tool-use ids, background task and agent ids), numbered by kind in the order a request first
+// mentions them: a recorded id and the replay's id for the same call or task get the same number, so a tool result or
+// a task's notification in a later request still matches whoever minted the id, and one for another task does not.
 export class ToolUseIds {
-  private readonly numbers = new Map<string, number>();
-  of(id: string): string {
-    if (!this.numbers.has(id)) this.numbers.set(id, this.numbers.size + 1);
-    return `<tool-use-${this.numbers.get(id)}>`;
+  private readonly numbers = new Map<string, Map<string, number>>();
+  of(id: string, kind = "tool-use"): string {
+    const numbers = this.numbers.get(kind) ?? this.numbers.set(kind, new Map()).get(kind)!;
+    if (!numbers.has(id)) numbers.set(id, numbers.size + 1);
+    return `<${kind}-${numbers.get(id)}>`;
   }
 }
 
@@ -61,6 +63,17 @@ export const MACHINE_RULES: readonly MachineRule[] = [
     description: "tool-use ids (toolu_…, call_…), numbered by first mention in the request: recorded and replayed ids are mapped, not compared",
     apply: (text, ids) => text.replace(/\b(?:srvtoolu|toolu|call)_[A-Za-z0-9]{6,}\b/g, (id) => ids.of(id)),
   },
+  {
+    name: "task-ids",
+    description: "the ids claude mints for a background command or agent (bx9i6eagu, a9a12f1d735a9bd8d) where it names them (with ID:, agentId:, <task-id>, to: '…'), numbered by first mention like tool-use ids",
+    apply: (text, ids) => text.replace(/(with ID: |agentId: |<task-id>|to: ')([A-Za-z0-9]{6,24})\b/g, (_, context: string, id: string) => `${context}${ids.of(id, "task")}`),
+  },
+  replaceRule(
+    "task-durations",
+    "how long a background agent or command ran, as its notification reports it (<duration_ms>3035</duration_ms>): a measured time",
+    /<duration_ms>\d+<\/duration_ms>/g,
+    "<duration_ms><ms></duration_ms>",
+  ),
   replaceRule("uuids", "UUIDs (session ids, agent ids, request ids)", /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, "<uuid>"),
   replaceRule("request-ids", "API request ids (req_<opaque>)", /\breq_[A-Za-z0-9_]{8,}/g, "req_<id>"),
   replaceRule("local-ports", "the port in 127.0.0.1:NNNNN / localhost:NNNNN (the proxy's, the mock's)", /\b(127\.0\.0\.1|localhost):\d{1,5}\b/g, "$1:<port>"),

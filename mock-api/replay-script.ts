@@ -22,6 +22,9 @@ export const replayScriptSchema = z.strictObject({
   exchanges: z.array(
     z.strictObject({
       seq: z.number().int().min(1),
+      // The stream the recorded request belonged to (recordedStreams): what the replay's request log calls the request
+      // it answers with it. Scripts written before streams were told apart have none.
+      stream: z.string().default("replay"),
       key: replayKeySchema,
       response: z.strictObject({
         status: z.number().int(),
@@ -81,8 +84,62 @@ export function replayKeyOf(path: string, body: string): ReplayKey {
   };
 }
 
+// The tools that start a subagent, under each release's name (Task became Agent).
+const SUBAGENT_TOOLS = new Set(["Task", "Agent"]);
+
+interface ParsedRequest {
+  messages?: Array<{ role?: unknown; content?: unknown }>;
+}
+
+// The "Warmup" request releases of the 2.0 line send for their subagents before the conversation starts: a side call,
+// never a prompt or a conversation of its own.
+function isWarmup(request: ParsedRequest): boolean {
+  return request.messages?.length === 1 && textOf(request.messages[0]?.content).trim() === "Warmup";
+}
+
+// Which stream each recorded Messages request belongs to, by seq: a side call by its label ("title", "quota", …) and a
+// 2.0 Warmup "side"; a subagent's conversation, whose first user message carries the prompt of an Agent (Task) call
+// some request's history holds, "subagent-N" in the order those calls were made; every other conversation request
+// "main" (a compaction rewrites the first message, so that cannot tell main from side). Interleaved streams (a
+// subagent working while the main loop waits, a background task's notification) then stay apart in a replay.
+export function recordedStreams(exchanges: readonly RecordedExchange[]): Map<number, string> {
+  const parsed = new Map<number, ParsedRequest>();
+  for (const exchange of exchanges) {
+    if (!exchange.request.path.endsWith("/v1/messages") || !("text" in exchange.request.body)) continue;
+    try {
+      parsed.set(exchange.seq, JSON.parse(exchange.request.body.text) as ParsedRequest);
+    } catch {
+      // not JSON: a side call, by its label
+    }
+  }
+  const prompts: string[] = [];
+  for (const request of parsed.values()) {
+    for (const message of request.messages ?? []) {
+      if (message.role !== "assistant" || !Array.isArray(message.content)) continue;
+      for (const block of message.content as Array<{ type?: unknown; name?: unknown; input?: { prompt?: unknown } }>) {
+        const prompt = block.input?.prompt;
+        if (block.type === "tool_use" && SUBAGENT_TOOLS.has(String(block.name)) && typeof prompt === "string" && prompt !== "" && !prompts.includes(prompt)) prompts.push(prompt);
+      }
+    }
+  }
+  const streams = new Map<number, string>();
+  for (const exchange of exchanges) {
+    const request = parsed.get(exchange.seq);
+    if (!request) continue;
+    if (exchange.label !== "messages" || isWarmup(request)) {
+      streams.set(exchange.seq, exchange.label === "messages" ? "side" : exchange.label);
+      continue;
+    }
+    const first = textOf(request.messages?.[0]?.content);
+    const subagent = prompts.findIndex((prompt) => first.includes(prompt));
+    streams.set(exchange.seq, subagent === -1 ? "main" : `subagent-${subagent + 1}`);
+  }
+  return streams;
+}
+
 // The replay script of a recording's Messages exchanges that got an answer.
 export function replayScriptOf(exchanges: readonly RecordedExchange[], speed: ReplayScript["speed"] = "instant"): ReplayScript {
+  const streams = recordedStreams(exchanges);
   return {
     speed,
     exchanges: exchanges.flatMap((exchange) =>
@@ -90,6 +147,7 @@ export function replayScriptOf(exchanges: readonly RecordedExchange[], speed: Re
         ? [
             {
               seq: exchange.seq,
+              stream: streams.get(exchange.seq) ?? exchange.label,
               key: replayKeyOf(exchange.request.path, exchange.request.body.text),
               response: {
                 status: exchange.response.status,

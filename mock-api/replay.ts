@@ -30,6 +30,7 @@ export class ReplayMatcher {
       return errorAnswer(400, "invalid_request_error", "ccrepro replay: the request body is not JSON");
     }
     const messages = parsed.messages ?? [];
+    // A request that matches no recorded one belongs to no recorded stream.
     const classification = {
       stream: "replay",
       step: messages.filter((m) => m.role === "assistant").length,
@@ -51,7 +52,7 @@ export class ReplayMatcher {
     const earlierUnserved = this.script.exchanges.find((exchange) => exchange.seq < picked.seq && !this.served.has(exchange.seq));
     this.served.add(picked.seq);
     const note = earlierUnserved ? `replay-out-of-order: served #${picked.seq} before #${earlierUnserved.seq}` : null;
-    return recordedAnswer(picked, this.script.speed, { classification, conformance, note });
+    return recordedAnswer(picked, this.script.speed, { classification: { ...classification, stream: picked.stream }, conformance, note });
   }
 }
 

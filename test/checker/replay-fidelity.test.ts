@@ -92,6 +92,15 @@ describe("checkReplayFidelity", () => {
     });
   });
 
+  it("counts the recorded requests replayed stream by stream when the recording's streams are known", () => {
+    const rec = replay([
+      { seq: 1, body: msg("main"), summary: served(1) },
+      { seq: 2, body: msg("sub"), summary: served(2) },
+    ]);
+    const streamed = [recorded(1, msg("main")), recorded(2, msg("sub")), recorded(3, msg("title"))].map((r, i) => ({ ...r, stream: ["main", "subagent-1", "title"][i]! }));
+    expect(checkReplayFidelity(rec, streamed).notes.at(-1)).toBe("recorded requests replayed by stream: main 1 of 1, subagent-1 1 of 1, title 0 of 1");
+  });
+
   it("reports only the first divergence, with the diff of the recorded request it was answered for", () => {
     const rec = replay([
       { seq: 1, body: msg("same"), summary: served(1) },

@@ -175,6 +175,25 @@ describe("ccrepro import of an interactive session recorded with record --serve"
     expect(imported.warnings[0]).toMatch(/^not reproduced: s1: how it was started: \/proc showed no argv .* the interactive UI, as its requests' entrypoint \(cli\) says/);
   });
 
+  it("types no subagent's prompt: an Agent call's conversation is a stream of its own", () => {
+    const agentCall = { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "Agent", input: { prompt: "SUB start the task", description: "worker" } }] };
+    const withHistory = (seq: number, ...messages: unknown[]) => {
+      const base = ui(seq, "messages", "");
+      return { ...base, request: { ...base.request, body: { text: JSON.stringify({ model: "claude-opus-5-5", tools: [{ name: "Agent" }], messages }) } } };
+    };
+    const delegated: Recording = {
+      ...session,
+      exchanges: [
+        withHistory(1, { role: "user", content: "DELEGATE it" }),
+        withHistory(2, { role: "user", content: "SUB start the task" }),
+        withHistory(3, { role: "user", content: "DELEGATE it" }, agentCall, { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "launched" }] }),
+      ],
+    };
+    const imported = scenarioFromRecording(delegated, { name: "ui", recordingFile: "ui.recording.json", from: "recording.json" }).text;
+    expect(imported).toContain(`wait("s1: prompt 1 answered as recorded (requests #1, #3)", recorded.served([1,3])),`);
+    expect(imported).not.toContain(`type(s1, "SUB start the task")`);
+  });
+
   it("opens the UI with a prompt given as its argument, typing only the later ones", () => {
     const given = { ...session, processes: [{ ...session.processes[0]!, argv: ["/x/claude", "--dangerously-skip-permissions", "RUN it"] }] };
     const imported = scenarioFromRecording(given, { name: "ui", recordingFile: "ui.recording.json", from: "recording.json" }).text;

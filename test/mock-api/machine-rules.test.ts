@@ -38,7 +38,7 @@ const ERAS = {
 
 describe("MACHINE_RULES", () => {
   it("are named and described, in a fixed order", () => {
-    expect(MACHINE_RULES.map((r) => r.name)).toEqual(["git-status", "paths", "platform", "os-version", "shell", "date-phrases", "iso-dates", "billing-cch", "cc-version-hash", "tool-use-ids", "uuids", "request-ids", "local-ports"]);
+    expect(MACHINE_RULES.map((r) => r.name)).toEqual(["git-status", "paths", "platform", "os-version", "shell", "date-phrases", "iso-dates", "billing-cch", "cc-version-hash", "tool-use-ids", "task-ids", "task-durations", "uuids", "request-ids", "local-ports"]);
     for (const rule of MACHINE_RULES) expect(rule.description.length).toBeGreaterThan(20);
   });
 
@@ -72,6 +72,8 @@ describe("MACHINE_RULES", () => {
       "billing-cch": ["cch=9f3e1;", "cch=<cch>;"],
       "cc-version-hash": ["cc_version=2.1.332.201;", "cc_version=2.1.332.<hash>;"],
       "tool-use-ids": ["toolu_01AbCdEfGh then toolu_01ZzYyXx then toolu_01AbCdEfGh", "<tool-use-1> then <tool-use-2> then <tool-use-1>"],
+      "task-ids": ["with ID: bx9i6eagu. agentId: a9a12f1d735a9bd8d (…to: 'a9a12f1d735a9bd8d') <task-id>bx9i6eagu</task-id>", "with ID: <task-1>. agentId: <task-2> (…to: '<task-2>') <task-id><task-1></task-id>"],
+      "task-durations": ["<usage><tool_uses>1</tool_uses><duration_ms>3035</duration_ms></usage>", "<usage><tool_uses>1</tool_uses><duration_ms><ms></duration_ms></usage>"],
       uuids: ["session 0b9d2c4e-1f2a-4b3c-8d4e-5f6a7b8c9d0e", "session <uuid>"],
       "request-ids": ["req_011CVabcdefgh", "req_<id>"],
       "local-ports": ["http://127.0.0.1:41234", "http://127.0.0.1:<port>"],
@@ -95,6 +97,20 @@ describe("tool-use ids", () => {
     const crossed = request("toolu_01ReplayedXXXX", "toolu_01ReplayedYYYY");
     (crossed.messages[1]!.content[0] as { tool_use_id: string }).tool_use_id = "toolu_01ReplayedXXXX";
     expect(normaliseMachineJson(crossed)).not.toEqual(recorded);
+  });
+
+  it("map a background command's and an agent's ids the same way, in both eras' texts, a notification still naming its own task", () => {
+    // As 2.1.112 (cli.js) and 2.1.332 (native) write them: the launch's tool result, then the notification.
+    const texts = (command: string, agent: string) => [
+      `Command running in background with ID: ${command}. Output is being written to: /tmp/claude-0/-p/s/tasks/${command}.output`,
+      `agentId: ${agent} (use SendMessage with to: '${agent}' to continue this agent)`,
+      `<task-notification>\n<task-id>${command}</task-id>\n<status>completed</status>\n</task-notification>`,
+    ];
+    const recorded = normaliseMachineJson(texts("bx9i6eagu", "a9a12f1d735a9bd8d"));
+    expect(normaliseMachineJson(texts("bws3j4539", "ae46e847cd5067fdd"))).toEqual(recorded);
+    const [launch, agent] = texts("bws3j4539", "ae46e847cd5067fdd");
+    // The notification names the agent, not the command it was launched for: a difference.
+    expect(normaliseMachineJson([launch, agent, texts("ae46e847cd5067fdd", "x")[2]])).not.toEqual(recorded);
   });
 
   it("blank metadata.user_id whole", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createMockApp } from "../../mock-api/app.ts";
 import type { RecordedExchange } from "../../mock-api/recording.ts";
-import { replayKeyOf, replayScriptOf } from "../../mock-api/replay-script.ts";
+import { recordedStreams, replayKeyOf, replayScriptOf } from "../../mock-api/replay-script.ts";
 import { MemoryRequestLog } from "./memory-request-log.ts";
 import { mockScriptSchema } from "../../mock-api/script.ts";
 
@@ -79,5 +79,37 @@ describe("the mock's replay mode", () => {
     const text = JSON.stringify({ model: "m", messages: [{ role: "user", content: "x" }] });
     expect(replayKeyOf("/v1/messages", toolResult).last).not.toBe(replayKeyOf("/v1/messages", text).last);
     expect(replayKeyOf("/v1/messages", text.replace('"m"', '"n"')).model).toBe("n");
+  });
+});
+
+describe("the streams of a recording", () => {
+  const conversation = (first: string, ...later: Array<{ role: string; content: unknown }>) => JSON.stringify({ model: "m", messages: [{ role: "user", content: first }, ...later] });
+  const agentCall = { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "Agent", input: { prompt: "SUB do the work", description: "worker" } }] };
+  const labelled = (e: RecordedExchange, label: RecordedExchange["label"], process: number | null = 0): RecordedExchange => ({ ...e, label, process });
+  const exchanges = [
+    labelled(exchange(1, conversation("<session>\nMAIN go\n</session>"), "a title"), "title"),
+    labelled(exchange(2, conversation("Warmup"), "warm"), "messages"),
+    labelled(exchange(3, conversation("MAIN go"), "calls the agent"), "messages"),
+    labelled(exchange(4, conversation("<system-reminder>ctx</system-reminder>\nSUB do the work"), "works"), "messages"),
+    labelled(exchange(5, conversation("MAIN go", agentCall, { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "launched" }] }), "waits"), "messages"),
+    labelled(exchange(6, conversation("<summary>MAIN go, launched</summary>"), "after a compaction"), "messages"),
+    labelled(exchange(7, conversation("OTHER process"), "its own"), "messages", 1),
+  ];
+
+  it("keeps main (compacted too), each subagent and the side requests apart, and the replay's log names each request's stream", async () => {
+    expect([...recordedStreams(exchanges)]).toEqual([
+      [1, "title"],
+      [2, "side"],
+      [3, "main"],
+      [4, "subagent-1"],
+      [5, "main"],
+      [6, "main"],
+      [7, "main"],
+    ]);
+    const { log, post } = setup(exchanges);
+    await post(conversation("<system-reminder>ctx</system-reminder>\nSUB do the work"));
+    await post(conversation("MAIN go"));
+    await post(conversation("never recorded"));
+    expect(log.requests.map((r) => r.stream)).toEqual(["subagent-1", "main", "replay"]);
   });
 });
