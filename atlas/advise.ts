@@ -38,9 +38,11 @@ function intervalAt(entry: AtlasEntry, version: string): AtlasInterval | null {
 // RED, or flaky with a red rate: a release the user would trip on.
 const isRed = (interval: AtlasInterval) => interval.verdict === "RED" || (interval.flaky && interval.red.length > 0);
 
-export function advise(atlas: AtlasFile, options: { avoid?: readonly string[]; current?: string }): Advice {
+// `reproductions`: the scenarios that reproduce a reported bug; without --avoid only these are avoided, for a guard's
+// RED is a regression check of ccrepro's own choosing, not a bug a user is told to steer around.
+export function advise(atlas: AtlasFile, options: { avoid?: readonly string[]; current?: string; reproductions?: readonly string[] }): Advice {
   const names = [...new Set(atlas.entries.map((e) => e.scenario))];
-  const avoid = options.avoid && options.avoid.length > 0 ? [...options.avoid] : names;
+  const avoid = options.avoid && options.avoid.length > 0 ? [...options.avoid] : names.filter((name) => !options.reproductions || options.reproductions.includes(name));
   const unknown = avoid.filter((name) => !names.includes(name));
   if (unknown.length > 0) throw new UserError(`the atlas has no entry for ${unknown.join(", ")} (it has ${names.join(", ") || "none"})`, "NOT_IN_ATLAS", { hint: "name only scenarios the atlas measured in --avoid, or extend the atlas with ccrepro atlas NAME --versions RANGE --out DIR" });
   const entries = atlas.entries.filter((e) => avoid.includes(e.scenario));

@@ -7,6 +7,7 @@ import { UserError } from "../core/errors.ts";
 import { readJsonFile } from "../core/json-file.ts";
 import { verdictSchema } from "../core/verdict.ts";
 import { sameParsedParams } from "../kit/scenario-params.ts";
+import { CCREPRO_ROOT } from "../core/package-root.ts";
 
 export const ATLAS_FILE = "atlas.json";
 export const ATLAS_RUNS_DIR = "runs";
@@ -119,6 +120,9 @@ export function answers(cell: Pick<AtlasCell, "verdict">): boolean {
 export function sameVariant(entry: Pick<AtlasEntry, "scenario" | "params" | "driver" | "sdk">, other: Pick<AtlasEntry, "scenario" | "params" | "driver" | "sdk">): boolean {
   return entry.scenario === other.scenario && entry.driver === other.driver && entry.sdk === other.sdk && sameParsedParams(entry.params, other.params);
 }
+
+/** The atlas checked in with ccrepro (and shipped in its package): what `advise` answers from by default. */
+export const CHECKED_IN_ATLAS = path.join(CCREPRO_ROOT, "docs", "atlas", ATLAS_FILE);
 
 export function readAtlasFile(dirOrFile: string): AtlasFile {
   const file = dirOrFile.endsWith(".json") ? dirOrFile : path.join(dirOrFile, ATLAS_FILE);

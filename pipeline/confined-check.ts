@@ -14,6 +14,7 @@ import { finishVerdict } from "./check-recorded-run.ts";
 import { harnessErrorResult } from "./verdict-rules.ts";
 import type { AuditedResult } from "./cache-notes.ts";
 import type { CheckJob, CheckReply } from "./check-child.ts";
+import { CCREPRO_ROOT } from "../core/package-root.ts";
 
 // A check reads a few files and compares them: seconds at most. CCREPRO_CHECK_TIMEOUT_MS overrides it (tests).
 export const CHECK_TIMEOUT_MS = 60_000;
@@ -38,16 +39,7 @@ export interface ConfinedCheckOptions {
   abort?: AbortSignal;
 }
 
-// The package's own folder: this module's parent in the sources, its grandparent in dist/ (a build, an installed package).
-const CCREPRO_ROOT = packageRoot(path.dirname(fileURLToPath(import.meta.url)));
 const CHILD = fileURLToPath(new URL("./check-child.mjs", import.meta.url));
-
-function packageRoot(from: string): string {
-  for (let dir = from; ; dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, "package.json"))) return dir;
-    if (path.dirname(dir) === dir) return path.dirname(from);
-  }
-}
 
 // ccrepro's own folders: the package, and the node_modules its dependencies load from — its own in a checkout (a
 // symlink in worktrees, so both the link and its target), the one an installer hoisted them into otherwise.

@@ -30,6 +30,14 @@ describe("advise", () => {
     expect(advice.byMinor.map((m) => [m.line, m.newest])).toEqual(byMinor);
   });
 
+  // Issue 45, item 7: guards do not count; only the scenarios that reproduce a reported bug are avoided by default.
+  it("without --avoid, avoids only the reproductions it is told of", async () => {
+    const advice = advise(await atlas(), { reproductions: ["a", "c", "not-in-the-atlas"] });
+    expect(advice.avoid).toEqual(["a", "c"]);
+    expect(advice.newest).toBe("2.1.5");
+    expect(advise(await atlas(), { avoid: ["b"], reproductions: ["a"] }).avoid).toEqual(["b"]);
+  });
+
   it("says what the current release carries that the advised one does not", async () => {
     const advice = advise(await atlas(), { current: "2.0.2" });
     expect(advice.newest).toBe("2.1.3");
