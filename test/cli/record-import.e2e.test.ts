@@ -1,7 +1,9 @@
 // Record → import → replay on a real release (2.1.332), the upstream being ccrepro's own mock: a built-in scenario
 // recorded through the proxy, imported, replayed with every request equal to its recorded one after normalisation;
-// and a plain `ccrepro record -- claude -p …` in a project outside git, with a sentinel key and token in the
-// environment, imported from its folder and replayed GREEN: no byte of either reaches disk, nor a `ccrepro pack`.
+// a plain `ccrepro record -- claude -p …` in a project outside git, with a sentinel key and token in the
+// environment, imported from its folder and replayed GREEN: no byte of either reaches disk, nor a `ccrepro pack`;
+// and an interactive session the user starts against `ccrepro record --serve`, two prompts and a tool call, imported
+// as a terminal scenario that types them and replayed GREEN, with no byte of either sentinel on disk.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -17,6 +19,7 @@ import { loadScenario } from "../../pipeline/scenario-source.ts";
 import { resolveClaude } from "../../releases/resolve.ts";
 import { packRun } from "../../report/pack.ts";
 import { findScenario } from "../../scenarios/index.ts";
+import { recordUiSession, TWO_PROMPTS } from "../../scripts/record-ui-session.ts";
 import { E2E_RUNS_DIR, E2E_TIMEOUT_MS, verdictMessage } from "../e2e-run.ts";
 
 const VERSION = "2.1.332";
@@ -139,6 +142,34 @@ describe(`record, import and replay on ${VERSION}`, () => {
       expect(replay.record.result.verdict, verdictMessage(replay)).toBe("GREEN");
       expect(replay.record.result.notes[0]).toBe(`replay fidelity: ${main.length} of ${main.length} replayed requests equal their recorded ones after normalisation; ${main.length} of ${main.length} recorded requests replayed`);
       expect(filesHolding([KEY, TOKEN], outDir, path.dirname(scenarioFile), replay.runDir)).toEqual([]);
+    },
+    E2E_TIMEOUT_MS,
+  );
+
+  it(
+    "an interactive session through ccrepro record --serve, two prompts and a tool call, imported as typed prompts, replays GREEN; no sentinel byte anywhere",
+    async () => {
+      const session = await recordUiSession({ version: VERSION, outDir: path.join(OUT, "ui-session"), ...TWO_PROMPTS, env: { ANTHROPIC_API_KEY: KEY, CLAUDE_CODE_OAUTH_TOKEN: TOKEN } });
+      expect(session.exitCode, session.printed).toBe(0);
+      const outDir = session.recordingDir;
+      const recording = readRecording(path.join(outDir, "recording.json"));
+      expect(recording.command).toBeNull();
+      expect(recording.processes[0]!.keyKinds).toEqual({ ANTHROPIC_API_KEY: "api", CLAUDE_CODE_OAUTH_TOKEN: "oat" });
+      const replayable = recording.exchanges.filter((e) => e.request.path.endsWith("/v1/messages") && e.response !== null);
+      expect(replayable.filter((e) => e.label === "messages")).toHaveLength(3);
+
+      const scenarioFile = path.join(OUT, "ui", "ui-replay.ts");
+      const imported = await promisify(execFile)(process.execPath, [path.join(ROOT, "bin", "ccrepro.mjs"), "import", outDir, "--out", scenarioFile]);
+      expect(imported.stderr).toContain("not reproduced: ANTHROPIC_API_KEY (a credential: the replay runs with ccrepro's fake key, of the recorded kind sk-ant-api…)");
+      const written = fs.readFileSync(scenarioFile, "utf8");
+      expect(written).toContain(`terminal(s1, {`);
+      for (const prompt of TWO_PROMPTS.prompts) expect(written).toContain(`type(s1, ${JSON.stringify(prompt)}),`);
+      const replay = await runAndCheck({ scenario: await loadScenario(scenarioFile), params: {}, claude: await resolveClaude(VERSION), requested: VERSION, runsDir: E2E_RUNS_DIR });
+      expect(replay.record.result.verdict, verdictMessage(replay)).toBe("GREEN");
+      const n = replayable.length;
+      expect(replay.record.result.notes[0]).toBe(`replay fidelity: ${n} of ${n} replayed requests equal their recorded ones after normalisation; ${n} of ${n} recorded requests replayed`);
+      expect(replay.record.result.notes.find((note) => note.startsWith("recorded requests replayed by stream:"))).toMatch(/\bmain 3 of 3\b/);
+      expect(filesHolding([KEY, TOKEN], path.join(OUT, "ui-session"), path.dirname(scenarioFile), replay.runDir)).toEqual([]);
     },
     E2E_TIMEOUT_MS,
   );
