@@ -6,7 +6,6 @@ import path from "node:path";
 import { claimFolder } from "../core/folder-writer.ts";
 import type { CheckResult } from "../core/verdict.ts";
 import type { Driver, Scenario } from "../kit/scenario.ts";
-import pLimit from "p-limit";
 import { driverFor, sdkFor } from "../pipeline/drivers.ts";
 import { runsAlone } from "../pipeline/run-concurrency.ts";
 import { releaseRunner, type ReleaseRunner } from "../pipeline/run-scenario.ts";
@@ -35,8 +34,7 @@ export interface AtlasOptions {
   stride: number;
   verify: number;
   repeat: number;
-  // Scenarios searched at once (each search itself runs one cell at a time); a scenario that runs alone waits
-  // until nothing else runs, and nothing starts beside it. Default 1.
+  // Releases of one scenario measured at once (default 1); a scenario that runs alone is measured one at a time.
   jobs?: number;
   outDir: string;
   // Directories searched for run directories whose verdicts stand in for runs; the atlas's own runs/ always is.
@@ -200,6 +198,8 @@ async function atlasFolder(options: AtlasOptions): Promise<AtlasOutcome> {
       cells: entry.cells,
       disagreed: entry.verify.disagreed,
       measure,
+      // Saves are synchronous and each reads the entry as it is then, so cells measured at once are all kept.
+      jobs: runsAlone(scenario) ? 1 : (options.jobs ?? 1),
       random: options.random,
       signal: options.signal,
       onCell: (_cell, cells) => save(withCells(entry, cells)),
@@ -208,11 +208,11 @@ async function atlasFolder(options: AtlasOptions): Promise<AtlasOutcome> {
     save({ ...done, complete: !result.interrupted && done.boundaries.every((b) => b.between.length === 0) });
     return !result.interrupted;
   };
-  // Saves are synchronous and each reads the file as it is then, so searches that interleave never lose a cell.
-  const limit = pLimit(options.jobs ?? 1);
-  const together = options.subjects.filter((s) => !runsAlone(s.scenario));
-  const finished = await Promise.all(together.map((subject) => limit(() => searchSubject(subject))));
-  for (const subject of options.subjects.filter((s) => runsAlone(s.scenario))) finished.push(await searchSubject(subject));
-  interrupted = finished.includes(false);
+  for (const subject of options.subjects) {
+    if (!(await searchSubject(subject))) {
+      interrupted = true;
+      break;
+    }
+  }
   return { file, path: written, runs, reused: reusedCount, interrupted };
 }

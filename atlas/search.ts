@@ -132,6 +132,9 @@ export interface SearchInput {
   disagreed?: readonly string[];
   // Measures one release; null when it was interrupted (nothing is recorded for it).
   measure: (probe: Probe) => Promise<AtlasCell | null>;
+  // Releases measured at once (default 1): each next probe is chosen with the ones under way counted as tried, so
+  // J samples go at once, and a bisection splits its interval J ways instead of in two.
+  jobs?: number;
   random?: () => number;
   signal?: AbortSignal;
   onCell?: (cell: AtlasCell, cells: ReadonlyMap<string, AtlasCell>) => void;
@@ -158,11 +161,27 @@ export async function searchEntry(input: SearchInput): Promise<SearchResult> {
     input.onCell?.(cell, cells);
     return true;
   };
+  const jobs = Math.max(1, input.jobs ?? 1);
   const bisectAll = async (): Promise<boolean> => {
-    for (let probe = nextProbe(input.versions, cells, tried, input.stride); probe; probe = nextProbe(input.versions, cells, tried, input.stride)) {
-      if (aborted() || !(await measure(probe))) return false;
+    let ok = true;
+    const underWay = new Set<Promise<void>>();
+    for (;;) {
+      if (aborted() || !ok) break;
+      const probe = underWay.size < jobs ? nextProbe(input.versions, cells, tried, input.stride) : undefined;
+      if (probe) {
+        const run: Promise<void> = measure(probe).then((done) => {
+          if (!done) ok = false;
+          underWay.delete(run);
+        });
+        underWay.add(run);
+        continue;
+      }
+      // Nothing more to start until a measurement under way comes back (it may open a new interval to bisect).
+      if (underWay.size === 0) break;
+      await Promise.race(underWay);
     }
-    return true;
+    await Promise.all(underWay);
+    return ok && !aborted();
   };
   let finished = await bisectAll();
   let verifyLeft = input.verify - [...cells.values()].filter((c) => c.why === "verify").length;

@@ -28,7 +28,7 @@ export function registerAtlasCommand(program: Command, ctx: CliContext): void {
     .option("--stride <k>", "measure every K-th release first", wholeNumber("--stride", 1, 1000), 8)
     .option("--verify <n>", "then run N random releases inside the intervals assumed to agree, and say how many disagreed", wholeNumber("--verify", 0, 1000), 0)
     .option("--repeat <n>", "runs per release; repeats that disagree make a flaky cell, a state of its own", wholeNumber("--repeat", 1, 20), 1)
-    .option("--jobs <j>", "scenarios searched at once, within the machine's cores (a scenario that runs alone still runs alone)", wholeNumber("--jobs", 1, 64), 1)
+    .option("--jobs <j>", "releases of a scenario measured at once, within the machine's cores (a scenario that runs alone still runs alone)", wholeNumber("--jobs", 1, 64), 1)
     .option("--reuse <dir>", "take verdicts from matching run directories under DIR (repeatable; the atlas's own runs/ always are)", collect, [])
     .option("--out <dir>", "the atlas directory (atlas.json, site/, runs/); running again with it resumes", DEFAULT_ATLAS_OUT)
     .option("--merge <dirs...>", "merge these atlas directories (shards of the same scenarios over adjacent ranges) into --out instead of running")
