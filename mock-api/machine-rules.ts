@@ -70,9 +70,9 @@ export const MACHINE_RULES: readonly MachineRule[] = [
   },
   replaceRule(
     "task-durations",
-    "how long a background agent or command ran, as its notification reports it (<duration_ms>3035</duration_ms>): a measured time",
-    /<duration_ms>\d+<\/duration_ms>/g,
-    "<duration_ms><ms></duration_ms>",
+    "how long an agent ran, as its result or notification reports it (<duration_ms>3035</duration_ms> on native releases, duration_ms: 2505 in cli.js's <usage>): a measured time",
+    /(<duration_ms>|\bduration_ms: )\d+/g,
+    "$1<ms>",
   ),
   replaceRule("uuids", "UUIDs (session ids, agent ids, request ids)", /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, "<uuid>"),
   replaceRule("request-ids", "API request ids (req_<opaque>)", /\breq_[A-Za-z0-9_]{8,}/g, "req_<id>"),

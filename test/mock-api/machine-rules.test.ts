@@ -73,7 +73,10 @@ describe("MACHINE_RULES", () => {
       "cc-version-hash": ["cc_version=2.1.332.201;", "cc_version=2.1.332.<hash>;"],
       "tool-use-ids": ["toolu_01AbCdEfGh then toolu_01ZzYyXx then toolu_01AbCdEfGh", "<tool-use-1> then <tool-use-2> then <tool-use-1>"],
       "task-ids": ["with ID: bx9i6eagu. agentId: a9a12f1d735a9bd8d (…to: 'a9a12f1d735a9bd8d') <task-id>bx9i6eagu</task-id>", "with ID: <task-1>. agentId: <task-2> (…to: '<task-2>') <task-id><task-1></task-id>"],
-      "task-durations": ["<usage><tool_uses>1</tool_uses><duration_ms>3035</duration_ms></usage>", "<usage><tool_uses>1</tool_uses><duration_ms><ms></duration_ms></usage>"],
+      "task-durations": [
+        "<usage><tool_uses>1</tool_uses><duration_ms>3035</duration_ms></usage> and <usage>total_tokens: 105\ntool_uses: 1\nduration_ms: 2505</usage>",
+        "<usage><tool_uses>1</tool_uses><duration_ms><ms></duration_ms></usage> and <usage>total_tokens: 105\ntool_uses: 1\nduration_ms: <ms></usage>",
+      ],
       uuids: ["session 0b9d2c4e-1f2a-4b3c-8d4e-5f6a7b8c9d0e", "session <uuid>"],
       "request-ids": ["req_011CVabcdefgh", "req_<id>"],
       "local-ports": ["http://127.0.0.1:41234", "http://127.0.0.1:<port>"],
