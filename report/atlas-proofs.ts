@@ -29,11 +29,12 @@ export interface ProofsOutcome {
   refused: { dir: string; why: string }[];
 }
 
-// Smallest first: request headers dropped, then long texts trimmed too; a prune that changes the verdict is not kept.
-const PRUNES: CopyOptions[] = [
-  { bodies: "all", stream: null, bodyKeys: null, trimText: null, dropHeaders: true, mockOnly: false, foreground: null },
-  { bodies: "all", stream: null, bodyKeys: null, trimText: 2000, dropHeaders: true, mockOnly: false, foreground: null },
-];
+// Least pruned first: request headers dropped; then long texts trimmed; then the tool definitions left out of each
+// body (most of a request's bytes). A prune is kept only if the pruned copy re-checks as the run did, so a check that
+// reads what a prune takes away keeps a fuller copy, or none if that is over the budget.
+const WHOLE: CopyOptions = { bodies: "all", stream: null, bodyKeys: null, trimText: null, dropHeaders: true, mockOnly: false, foreground: null };
+const WITHOUT_TOOLS = ["model", "system", "messages", "max_tokens", "stream", "metadata", "thinking", "temperature", "tool_choice", "stop_sequences"];
+const PRUNES: CopyOptions[] = [WHOLE, { ...WHOLE, trimText: 2000 }, { ...WHOLE, trimText: 300 }, { ...WHOLE, bodyKeys: WITHOUT_TOOLS, trimText: 2000 }, { ...WHOLE, bodyKeys: WITHOUT_TOOLS, trimText: 300 }];
 
 /** Bytes under a directory, files only. */
 export function sizeOf(dir: string): number {

@@ -5,7 +5,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import semver from "semver";
-import type { AtlasCell, AtlasEntry, AtlasFile, AtlasInterval } from "../atlas/atlas-file.ts";
+import { CHECKED_IN_ATLAS, type AtlasCell, type AtlasEntry, type AtlasFile, type AtlasInterval } from "../atlas/atlas-file.ts";
+import { SCENARIOS } from "../scenarios/index.ts";
 import type { Scenario } from "../kit/scenario.ts";
 import type { Summary } from "../nightly/summary.ts";
 import { escapeMarkup } from "./escape.ts";
@@ -60,7 +61,8 @@ function strip(entry: AtlasEntry, axis: readonly string[], atlasDir: string, pag
     const rect =
       `<rect class="cell" data-version="${escapeMarkup(version)}" data-kind="${kind}" data-verdict="${verdict ?? "none"}" x="${x + 1}" y="2" width="${CELL_W - 2}" height="${ROW_H - 4}" fill="${fill}" fill-opacity="${opacity}"${flaky} rx="2">` +
       `<title>${escapeMarkup(inRange ? cellTitle(version, interval, cell) : `${version}: outside this atlas's range`)}</title></rect>`;
-    const dir = cell?.runs.find((r) => r.dir !== null)?.dir;
+    // Only a run that is there: a checked-in atlas keeps its proofs, not every run it made.
+    const dir = cell?.runs.find((r) => r.dir !== null && fs.existsSync(path.resolve(atlasDir, r.dir)))?.dir;
     const linked = dir ? `<a class="run-link" href="${escapeMarkup(runDirHref(dir, atlasDir, pageDir))}">${rect}</a>` : rect;
     const mark = after.has(version) ? `<line class="boundary" data-after="${escapeMarkup(version)}" x1="${x}" x2="${x}" y1="0" y2="${ROW_H}" stroke="#0969da" stroke-width="3"/>` : "";
     return linked + mark;
@@ -159,4 +161,9 @@ export function writeAtlasSite(atlas: AtlasFile, atlasDir: string, scenarios: Re
     fs.writeFileSync(path.join(dir, scenarioPage(name)), atlasScenarioPage(name, entries, scenarios[name], atlasDir, dir));
   }
   return index;
+}
+
+/** Writes the site of the atlas checked in with ccrepro beside it (docs/atlas/site/), with every built-in's page data. */
+export function checkedInSite(atlas: AtlasFile, into = path.dirname(CHECKED_IN_ATLAS)): string {
+  return writeAtlasSite(atlas, into, Object.fromEntries(SCENARIOS.map((scenario) => [scenario.name, scenario])));
 }
