@@ -68,7 +68,6 @@ function lastUserTexts(exchange: RecordedExchange | undefined): string[] {
   }
 }
 
-
 // The User-Agent of a request the interactive UI sent: `claude-cli/2.1.112 (external, cli)`; a `-p` or SDK process
 // names another entrypoint (`sdk-cli`, `sdk-ts`).
 const UI_ENTRYPOINT = /[ (]cli\)$/;
