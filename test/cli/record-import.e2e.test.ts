@@ -170,6 +170,11 @@ describe(`record, import and replay on ${VERSION}`, () => {
       expect(replay.record.result.notes[0]).toBe(`replay fidelity: ${n} of ${n} replayed requests equal their recorded ones after normalisation; ${n} of ${n} recorded requests replayed`);
       expect(replay.record.result.notes.find((note) => note.startsWith("recorded requests replayed by stream:"))).toMatch(/\bmain 3 of 3\b/);
       expect(filesHolding([KEY, TOKEN], path.join(OUT, "ui-session"), path.dirname(scenarioFile), replay.runDir)).toEqual([]);
+      // Nor in the replay's pack, which judges as recorded from its own files (the recording copy among them).
+      const packed = await packRun(replay.runDir, path.join(OUT, "packs", `${path.basename(replay.runDir)}.tar.gz`));
+      expect(packed.judgedSame, packed.rejudged.reason).toBe(true);
+      const tar = zlib.gunzipSync(fs.readFileSync(packed.file));
+      for (const sentinel of [KEY, TOKEN]) expect(tar.includes(sentinel), `${packed.file} holds a sentinel`).toBe(false);
     },
     E2E_TIMEOUT_MS,
   );
