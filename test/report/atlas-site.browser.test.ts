@@ -8,6 +8,7 @@ import { foreignRequests, openLogged, useChromium } from "./chromium.ts";
 import { COLOURS } from "../../report/swimlane.ts";
 import { scenarioPage, writeAtlasSite } from "../../report/atlas-site.ts";
 import { findScenario } from "../../scenarios/index.ts";
+import { CHECKED_IN_ATLAS, readAtlasFile } from "../../atlas/atlas-file.ts";
 import { atlasOf, entryFrom } from "../atlas/build.ts";
 import { RANGE, sweptState } from "../atlas/tables.ts";
 
@@ -62,5 +63,18 @@ describe("atlas site", () => {
     for (const href of proofs) expect(fs.existsSync(path.resolve(path.dirname(index), href))).toBe(true);
     expect(foreignRequests(sp.requested)).toEqual([]);
     await sp.page.close();
+  });
+
+  // Issue 45, item 6: the checked-in atlas's site, as the README links it.
+  it("opens the checked-in site: a row per variant it measured, its boundaries marked, nothing asked of the network", async () => {
+    const atlas = readAtlasFile(CHECKED_IN_ATLAS);
+    const index = path.join(path.dirname(CHECKED_IN_ATLAS), "site", "index.html");
+    const { page, requested, errors } = await openLogged(browser(), index);
+    expect(await page.$$eval("tr.atlas-row", (rows) => rows.length)).toBe(atlas.entries.length);
+    const marked = await page.$$eval("svg.atlas-strip line.boundary", (lines) => lines.map((l) => l.getAttribute("data-after")));
+    expect(new Set(marked)).toEqual(new Set(atlas.entries.flatMap((e) => e.boundaries.map((b) => b.after))));
+    expect(errors).toEqual([]);
+    expect(foreignRequests(requested)).toEqual([]);
+    await page.close();
   });
 });
