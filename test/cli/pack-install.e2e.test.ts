@@ -16,7 +16,7 @@ const VERSION = "2.1.332";
 // What the tarball is built from: the folders the build compiles (tsconfig.build.json names them, so a new floor is
 // packed too) and what the build reads besides; everything else (tests, fixtures, runs) stays out of the copy.
 const BUILT = (JSON.parse(fs.readFileSync(path.join(ROOT, "tsconfig.build.json"), "utf8")) as { include: string[] }).include;
-const PACKED = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "bin", "scripts", "examples", ...BUILT];
+const PACKED = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "bin", "scripts", "examples", "docs/atlas/atlas.json", ...BUILT];
 
 describe("npm pack, installed where a user keeps scenarios", { timeout: 600_000 }, () => {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-pack-"));
@@ -44,6 +44,10 @@ describe("npm pack, installed where a user keeps scenarios", { timeout: 600_000 
     expect(fs.existsSync(path.join(user, "node_modules", "ccrepro", "cli"))).toBe(false);
     const help = await execa("npx", ["ccrepro", "--help"], { cwd: user });
     expect(help.stdout).toMatch(/run \[options\] <scenario>/);
+    // The package ships the checked-in atlas, so advise answers with no flags where the user is.
+    const advice = await execa("npx", ["ccrepro", "advise", "--json"], { cwd: user, reject: false });
+    expect(advice.exitCode, advice.stderr).toBe(0);
+    expect((JSON.parse(advice.stdout) as { considered: number }).considered).toBeGreaterThan(0);
 
     // What an editor's TypeScript sees with no tsconfig of the user's: both module resolutions a project might use.
     for (const resolution of [["--module", "nodenext", "--moduleResolution", "nodenext"], ["--module", "preserve", "--moduleResolution", "bundler"]]) {
