@@ -193,7 +193,20 @@ describe("compact-twice's check", () => {
     const result = check(dir);
     expect(result).toMatchObject({ verdict: "GREEN", ids: ["turn-rewritten"] });
     expect(result.findings[0]!.detail).toEqual([`line 40 repeats line 32: user ${uuidOf(lines[32]!)}`]);
+    // turn-rewritten names the transcript's file, as rows-reappended does.
+    expect(result.findings[0]!.where).toBe(transcriptFile(dir).where);
   });
+
+  // Mutants of the check read and left (the whole mutation run, 2026-12-06), equivalent for every run a release makes:
+  // - `view?.rows ?? []` made `["Stryker was here"]`: with no transcript no row is a boundary or a summary either way,
+  //   and the reason is the same ("0 compaction boundaries and 0 summaries").
+  // - `row.json?.subtype` and `r.json?.subtype` without `?.`, and `r.type === "system" &&` made `true &&`: a row's type
+  //   is read from its JSON, so a system row always has JSON, and only system rows carry subtype compact_boundary.
+  // - `view?.path ?? "the transcript"` (and its fallback strings, never reached): the findings come after the premise
+  //   that the transcript has two boundaries, so the view and its path are there.
+  // - `requestsOf(rec, { session: s1 })` made `{}`: the scenario has one session.
+  // - `r.line > cut` made `>=`: the row on line `cut` is the first boundary; a copy there would repeat an earlier
+  //   boundary, which would then be the first.
 
   it("request-carries-summarised lists every stale prompt it found", () => {
     const dir = copyRun(recordedRun(GREEN));

@@ -139,4 +139,30 @@ describe("thinking-changed-on-replay's check on edited copies", () => {
     editJsonLines(dir, "sessions/s2/stdout.jsonl", (lines) => lines.filter((l) => !String(l.raw).includes('"type":"result"')));
     expect(check(dir, OPUS48).reason).toContain("the resumed session made no request or printed no result");
   });
+
+  // Mutants of the check met in the whole mutation run (2026-12-06). Read and left as equivalent: `r.session === "s1"`
+  // made `true` where a request must follow the fault (without a resume the run has one session, s1), and the "?" put
+  // for a request with no session or no model (every recorded request comes from a session's process and names its
+  // model). Not yet killed: `r.session === "s2"` made `true` or `!==` (a resumed session that printed a result but
+  // whose requests were all taken for session 1's).
+  it("only the main conversation's faults count: a 529 on another stream is no trigger", () => {
+    const dir = copyRun(recordedRun(FALLBACK));
+    editRequests(dir, (l) => (l.reply?.fault ? { ...l, stream: "side" } : l));
+    expect(check(dir, { how: "fallback" })).toMatchObject({ verdict: "INCONCLUSIVE", reason: "no request was answered 529", ids: [] });
+  });
+
+  it("a bad request that is itself the one answered 529 is in the tool loop, not after the switch", () => {
+    const dir = copyRun(recordedRun(FALLBACK));
+    editRequests(dir, (l) => (l.seq === 6 ? { ...l, conformance: [] } : l.seq === 2 ? { ...l, conformance: [violation("thinking-signature-invalid")] } : l));
+    const r = check(dir, { how: "fallback" });
+    expect(r.findings[0]!.title).toMatch(/^in the tool loop, /);
+    expect(r.findings[0]!.where).toBe("request #2 $.messages[2].content[0]");
+  });
+
+  it("a request that breaks two rules lists both, comma-separated", () => {
+    const dir = copyRun(recordedRun(INTERLEAVED));
+    editRequests(dir, (l) => (l.seq === 3 ? { ...l, conformance: [violation("thinking-signature-invalid"), violation("thinking-signature-missing")] } : l));
+    expect(check(dir, OPUS48).findings[0]!.detail).toEqual(["#3 (s2): thinking-signature-invalid at $.messages[2].content[0], thinking-signature-missing at $.messages[2].content[0]"]);
+  });
 });
+
