@@ -143,8 +143,7 @@ describe("thinking-changed-on-replay's check on edited copies", () => {
   // Mutants of the check met in the whole mutation run (2026-12-06). Read and left as equivalent: `r.session === "s1"`
   // made `true` where a request must follow the fault (without a resume the run has one session, s1), and the "?" put
   // for a request with no session or no model (every recorded request comes from a session's process and names its
-  // model). Not yet killed: `r.session === "s2"` made `true` or `!==` (a resumed session that printed a result but
-  // whose requests were all taken for session 1's).
+  // model).
   it("only the main conversation's faults count: a 529 on another stream is no trigger", () => {
     const dir = copyRun(recordedRun(FALLBACK));
     editRequests(dir, (l) => (l.reply?.fault ? { ...l, stream: "side" } : l));
@@ -164,5 +163,10 @@ describe("thinking-changed-on-replay's check on edited copies", () => {
     editRequests(dir, (l) => (l.seq === 3 ? { ...l, conformance: [violation("thinking-signature-invalid"), violation("thinking-signature-missing")] } : l));
     expect(check(dir, OPUS48).findings[0]!.detail).toEqual(["#3 (s2): thinking-signature-invalid at $.messages[2].content[0], thinking-signature-missing at $.messages[2].content[0]"]);
   });
-});
 
+  it("INCONCLUSIVE with kill-resume when the resumed session printed a result but its only request left the main conversation", () => {
+    const dir = copyRun(recordedRun(INTERLEAVED));
+    editRequests(dir, (l) => (l.seq === 3 ? { ...l, stream: "side" } : l)); // #3 is session 2's one request
+    expect(check(dir, OPUS48)).toMatchObject({ verdict: "INCONCLUSIVE", reason: "the resumed session made no request or printed no result", ids: [] });
+  });
+});
