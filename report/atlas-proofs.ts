@@ -27,6 +27,8 @@ export interface ProofsOutcome {
   kept: KeptProof[];
   // Proof runs that could not be kept, with why (gone, over the budget, or a re-check that disagrees after pruning).
   refused: { dir: string; why: string }[];
+  // Entries left out of the written atlas because a proof of theirs was not kept: it holds only what it can prove.
+  leftOut: string[];
 }
 
 // Least pruned first: request headers dropped; then long texts trimmed; then the tool definitions left out of each
@@ -34,7 +36,9 @@ export interface ProofsOutcome {
 // reads what a prune takes away keeps a fuller copy, or none if that is over the budget.
 const WHOLE: CopyOptions = { bodies: "all", stream: null, bodyKeys: null, trimText: null, dropHeaders: true, mockOnly: false, foreground: null };
 const WITHOUT_TOOLS = ["model", "system", "messages", "max_tokens", "stream", "metadata", "thinking", "temperature", "tool_choice", "stop_sequences"];
-const PRUNES: CopyOptions[] = [WHOLE, { ...WHOLE, trimText: 2000 }, { ...WHOLE, trimText: 300 }, { ...WHOLE, bodyKeys: WITHOUT_TOOLS, trimText: 2000 }, { ...WHOLE, bodyKeys: WITHOUT_TOOLS, trimText: 300 }];
+const SMALLER: CopyOptions[] = [WHOLE, { ...WHOLE, trimText: 2000 }, { ...WHOLE, trimText: 300 }, { ...WHOLE, bodyKeys: WITHOUT_TOOLS, trimText: 2000 }, { ...WHOLE, bodyKeys: WITHOUT_TOOLS, trimText: 300 }];
+// Then the same with claude's transcripts, for the checks that read them (compaction, resume).
+const PRUNES: CopyOptions[] = [...SMALLER, ...SMALLER.map((prune) => ({ ...prune, transcripts: true }))];
 
 /** Bytes under a directory, files only. */
 export function sizeOf(dir: string): number {
@@ -84,14 +88,20 @@ export function keepProofs(fromDir: string, toDir: string, scenarioNamed: (name:
     throw new UserError(`the proofs take ${total} bytes, over the ${PROOF_BUDGET.total}-byte budget`, "BAD_ATLAS", { hint: "keep proofs for fewer scenarios at once, or raise PROOF_BUDGET in report/atlas-proofs.ts and say why" });
   }
   const rename = (dir: string) => renamed.get(dir) ?? dir;
-  const entries = atlas.entries.map((entry) => ({
+  const unproved = new Set(refused.map((r) => r.dir));
+  const provable = (entry: AtlasEntry) => entry.boundaries.every((b) => [...b.proof.before, ...b.proof.after].every((dir) => !unproved.has(dir)));
+  const leftOut = atlas.entries.filter((entry) => !provable(entry)).map((entry) => `${entry.scenario} ${JSON.stringify(entry.params)}`);
+  const entries = atlas.entries.filter(provable).map((entry) => ({
     ...entry,
     cells: entry.cells.map((cell) => ({ ...cell, runs: cell.runs.map((run) => ({ ...run, dir: run.dir === null ? null : rename(run.dir) })) })),
     boundaries: entry.boundaries.map((b) => ({ ...b, proof: { before: b.proof.before.map(rename), after: b.proof.after.map(rename) } })),
   }));
   const file = { ...atlas, entries };
   writeAtlasFile(toDir, file);
-  return { file, kept, refused };
+  // A kept proof of an entry left out proves nothing the atlas says: it goes too.
+  const named = new Set(entries.flatMap((e) => e.boundaries.flatMap((b) => [...b.proof.before, ...b.proof.after])));
+  for (const proof of kept.filter((p) => !named.has(p.dir))) fs.rmSync(path.join(toDir, proof.dir), { recursive: true, force: true });
+  return { file, kept: kept.filter((proof) => named.has(proof.dir)), refused, leftOut };
 }
 
 // The verdict a proof run had when the atlas measured it.

@@ -17,6 +17,8 @@ export interface CopyOptions {
   dropHeaders: boolean;
   mockOnly: boolean;
   foreground: string | null;
+  // The transcripts claude wrote (transcripts/), for checks that read them; their folder names are anonymised too.
+  transcripts?: boolean;
 }
 
 function trim(value: unknown, chars: number): unknown {
@@ -32,6 +34,7 @@ export function copyRun(runDir: string, outDir: string, options: CopyOptions): P
   const paths = thisMachine();
   // Only what is copied is searched: iso/ and transcripts/ can be large.
   const sources = [from.runJson, from.outboundLog, from.hooksLog, from.workdirAtEnd, from.mockIndex];
+  if (options.transcripts && fs.existsSync(from.transcripts)) sources.push(...walk(from.transcripts));
   if (fs.existsSync(from.hooksDir)) sources.push(...walk(from.hooksDir));
   if (fs.existsSync(from.mcpLogDir)) sources.push(...walk(from.mcpLogDir));
   for (const label of fs.existsSync(from.sessionsDir) ? fs.readdirSync(from.sessionsDir) : []) {
@@ -49,13 +52,21 @@ export function copyRun(runDir: string, outDir: string, options: CopyOptions): P
     fs.writeFileSync(target, bytes);
     written.push(target);
   };
-  const copy = (source: string, target: string) => {
+  // `renamed`: names below `source` carry machine paths too (claude's project folders are the dashed working directory).
+  const copy = (source: string, target: string, renamed = false) => {
     if (!fs.existsSync(source)) return;
     if (fs.statSync(source).isDirectory()) {
-      for (const name of fs.readdirSync(source)) copy(path.join(source, name), path.join(target, name));
+      for (const name of fs.readdirSync(source)) copy(path.join(source, name), path.join(target, renamed ? anonymiseText(name, replacements) : name), renamed);
       return;
     }
-    write(target, anonymise(fs.readFileSync(source)));
+    const bytes = anonymise(fs.readFileSync(source));
+    // A transcript's rows are JSON lines: with --trim-text, their long texts are cut like a request body's.
+    if (renamed && options.trimText !== null && source.endsWith(".jsonl")) {
+      const rows = bytes.toString("utf8").split("\n").map((line) => (line.trim() ? JSON.stringify(trim(JSON.parse(line), options.trimText!)) : line));
+      write(target, rows.join("\n"));
+      return;
+    }
+    write(target, bytes);
   };
 
   if (!options.mockOnly) {
@@ -72,6 +83,7 @@ export function copyRun(runDir: string, outDir: string, options: CopyOptions): P
     copy(from.mcpLogDir, to.mcpLogDir);
     // The working directory's snapshots: what fileOf reads (a sentinel file a hook should have kept from being written).
     copy(from.workdirAtEnd, to.workdirAtEnd);
+    if (options.transcripts) copy(from.transcripts, to.transcripts, true);
     for (const label of fs.existsSync(from.sessionsDir) ? fs.readdirSync(from.sessionsDir) : []) {
       const source = sessionLayout(from, label);
       const target = sessionLayout(to, label);

@@ -12,10 +12,11 @@ if (!from || !to || extra.length > 0) {
   console.error("usage: node --import tsx scripts/atlas-proofs.ts ATLAS_DIR OUT_DIR");
   process.exit(2);
 }
-const { kept, refused, file } = keepProofs(from, to, findScenario);
+const { kept, refused, leftOut, file } = keepProofs(from, to, findScenario);
 const site = checkedInSite(file, to);
 for (const proof of kept) console.log(`kept ${proof.dir}: ${proof.verdict}${proof.red.length ? ` ${proof.red.join(" ")}` : ""}, ${Math.round(proof.bytes / 1024)} KiB`);
 for (const proof of refused) console.log(`NOT kept ${proof.dir}: ${proof.why}`);
+for (const entry of leftOut) console.log(`left out of the written atlas (a proof not kept): ${entry}`);
 const total = kept.reduce((sum, proof) => sum + proof.bytes, 0);
 console.log(`${kept.length} proof(s) kept, ${Math.round(total / 1024)} KiB in all; ${refused.length} not kept\nsite: ${site}`);
 process.exitCode = refused.length > 0 ? 1 : 0;

@@ -53,11 +53,15 @@ describe("keepProofs", () => {
     expect(text).not.toContain(from);
   });
 
-  it("says which proof it could not keep and why, and keeps the rest", async () => {
+  it("says which proof it could not keep and why, and leaves out the entry it would not prove, with its other proof", async () => {
     const from = await atlasOfFixtures();
     fs.rmSync(path.join(from, "runs", RECORDED["2.1.332"]!), { recursive: true });
-    const { kept, refused } = keepProofs(from, tmp(), findScenario);
-    expect(kept.map((k) => k.dir)).toEqual(["proofs/notification-changed-2.1.281"]);
+    const to = tmp();
+    const { kept, refused, leftOut, file } = keepProofs(from, to, findScenario);
     expect(refused).toEqual([{ dir: "runs/notification-green-2.1.332", why: "the run directory is gone" }]);
+    expect(leftOut).toEqual([`${scenario.name} ${JSON.stringify(scenario.params.parse({}))}`]);
+    expect(file.entries).toEqual([]);
+    expect(kept).toEqual([]);
+    expect(fs.readdirSync(path.join(to, "proofs"))).toEqual([]);
   });
 });
