@@ -5,7 +5,7 @@ import path from "node:path";
 import { z } from "zod";
 import { UserError } from "../core/errors.ts";
 import { readJsonFile } from "../core/json-file.ts";
-import { verdictSchema } from "../core/verdict.ts";
+import { verdictSchema, type CheckResult } from "../core/verdict.ts";
 import { sameParsedParams } from "../kit/scenario-params.ts";
 import { CCREPRO_ROOT } from "../core/package-root.ts";
 
@@ -102,6 +102,11 @@ export const atlasFileSchema = z.object({
 export type AtlasFile = z.infer<typeof atlasFileSchema>;
 
 // "GREEN", "RED notification-changed", "FLAKY RED 2/3 notification-changed": what two neighbours must share to be one interval.
+/** A run's red finding ids, sorted and once each: with its verdict, what a cell or a proof compares. */
+export function redOf(result: Pick<CheckResult, "findings">): string[] {
+  return [...new Set(result.findings.filter((f) => f.red).map((f) => f.id))].sort();
+}
+
 export function stateOf(cell: Pick<AtlasCell, "verdict" | "red" | "flaky" | "label">): string {
   return cell.flaky ? ["FLAKY", cell.label, ...cell.red].join(" ") : [cell.verdict, ...cell.red].join(" ");
 }

@@ -13,7 +13,7 @@ import { combineRepeats, harnessErrorResult } from "../pipeline/verdict-rules.ts
 import type { CacheOptions } from "../releases/release-cache.ts";
 import { findReusedVerdicts } from "../bisect/reuse-dirs.ts";
 import type { ReusedRun } from "../bisect/types.ts";
-import { ATLAS_FILE, ATLAS_RUNS_DIR, readAtlasFile, sameVariant, writeAtlasFile, type AtlasCell, type AtlasEntry, type AtlasFile } from "./atlas-file.ts";
+import { ATLAS_FILE, ATLAS_RUNS_DIR, readAtlasFile, redOf, sameVariant, writeAtlasFile, type AtlasCell, type AtlasEntry, type AtlasFile } from "./atlas-file.ts";
 import { boundariesOf, intervalsOf, searchEntry, type Probe } from "./search.ts";
 
 export interface AtlasSubject {
@@ -97,10 +97,6 @@ function cellOf(probe: Probe, runs: AtlasCell["runs"], results: readonly CheckRe
     why: probe.why,
     runs,
   };
-}
-
-function redOf(result: CheckResult): string[] {
-  return [...new Set(result.findings.filter((f) => f.red).map((f) => f.id))].sort();
 }
 
 // One atlas writes a folder at a time; a second into the same --out refuses, a dead one's folder is taken over.

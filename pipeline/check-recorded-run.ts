@@ -71,7 +71,7 @@ function checkRecordedRunWith(runDir: string, given: ScenarioOfRecord, checkFile
   try {
     params = paramsOf(scenario, record.params, `scenario ${scenario.name} in run.json`);
   } catch (error) {
-    return unaudited(harnessErrorResult(`run.json's parameters no longer fit: ${(error as Error).message}`));
+    return unaudited(harnessErrorResult(`run.json's parameters no longer fit: ${(error as Error).message}; run the scenario again with this ccrepro, or judge the run with the scenario it was recorded with (--scenario FILE)`));
   }
   try {
     const rec = loadRecordings(runDir);

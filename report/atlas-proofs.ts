@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { UserError } from "../core/errors.ts";
-import { readAtlasFile, writeAtlasFile, type AtlasEntry, type AtlasFile } from "../atlas/atlas-file.ts";
+import { readAtlasFile, redOf, stateOf, writeAtlasFile, type AtlasCell, type AtlasEntry, type AtlasFile } from "../atlas/atlas-file.ts";
 import type { Scenario } from "../kit/scenario.ts";
 import { checkRecordedRun } from "../pipeline/check-recorded-run.ts";
 import { copyRun, type CopyOptions } from "./prune-fixture.ts";
@@ -18,7 +18,7 @@ export const PROOF_BUDGET = { each: 200 * 1024, total: 40 * 1024 * 1024 } as con
 export interface KeptProof {
   dir: string;
   bytes: number;
-  verdict: string;
+  verdict: AtlasCell["verdict"];
   red: string[];
 }
 
@@ -50,12 +50,14 @@ export function sizeOf(dir: string): number {
 }
 
 /** The verdict and red findings a run directory gives when its scenario's check judges it again. */
-export function recheck(runDir: string, scenarioNamed: (name: string) => Scenario | undefined): { verdict: string; red: string[] } {
+export function recheck(runDir: string, scenarioNamed: (name: string) => Scenario | undefined): RunState {
   const result = checkRecordedRun(runDir, scenarioNamed);
-  return { verdict: result.verdict, red: [...new Set(result.findings.filter((f) => f.red).map((f) => f.id))].sort() };
+  return { verdict: result.verdict, red: redOf(result) };
 }
 
-const sameState = (a: { verdict: string; red: readonly string[] }, b: { verdict: string; red: readonly string[] }) => a.verdict === b.verdict && a.red.join(" ") === b.red.join(" ");
+type RunState = Pick<AtlasCell, "verdict" | "red">;
+// One run's state, as a cell that is not flaky has it.
+const stateOfRun = (run: RunState) => stateOf({ ...run, flaky: false, label: run.verdict });
 
 /**
  * Copies every boundary's proof runs of the atlas in `fromDir` into `toDir/proofs/`, pruned and re-checked, and writes
@@ -105,7 +107,7 @@ export function keepProofs(fromDir: string, toDir: string, scenarioNamed: (name:
 }
 
 // The verdict a proof run had when the atlas measured it.
-function runOf(entries: readonly AtlasEntry[], dir: string): { verdict: string; red: string[] } {
+function runOf(entries: readonly AtlasEntry[], dir: string): RunState {
   for (const entry of entries) {
     for (const cell of entry.cells) {
       const run = cell.runs.find((r) => r.dir === dir);
@@ -115,14 +117,14 @@ function runOf(entries: readonly AtlasEntry[], dir: string): { verdict: string; 
   throw new UserError(`the atlas names the proof ${dir}, which no cell ran`, "BAD_ATLAS", { hint: "write the atlas again with ccrepro atlas" });
 }
 
-function keepOne(source: string, target: string, recorded: { verdict: string; red: string[] }, scenarioNamed: (name: string) => Scenario | undefined): { bytes: number } | { why: string } {
+function keepOne(source: string, target: string, recorded: RunState, scenarioNamed: (name: string) => Scenario | undefined): { bytes: number } | { why: string } {
   let why = "";
   for (const prune of PRUNES) {
     fs.rmSync(target, { recursive: true, force: true });
     copyRun(source, target, prune);
     const bytes = sizeOf(target);
     const again = recheck(target, scenarioNamed);
-    if (!sameState(again, recorded)) why = `pruned, it re-checks ${again.verdict} ${again.red.join(" ")}, not ${recorded.verdict} ${recorded.red.join(" ")}`;
+    if (stateOfRun(again) !== stateOfRun(recorded)) why = `pruned, it re-checks ${again.verdict} ${again.red.join(" ")}, not ${recorded.verdict} ${recorded.red.join(" ")}`;
     else if (bytes > PROOF_BUDGET.each) why = `pruned, it takes ${bytes} bytes, over ${PROOF_BUDGET.each}`;
     else return { bytes };
   }
