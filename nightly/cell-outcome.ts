@@ -1,6 +1,7 @@
 // A cell's outcome from its repeats: one verdict (flaky when they disagree), its expectation, and the tallies over cells.
 import { combineRepeats } from "../pipeline/verdict-rules.ts";
-import { expectationFor, meetsExpectation, type LedgerEntry } from "./ledger.ts";
+import { scenarioByName } from "../pipeline/scenario-registry.ts";
+import { DEFAULT_EXPECTATION, expectationFor, meetsExpectation, type Expectation, type LedgerEntry } from "./ledger.ts";
 import type { PlannedCell } from "./matrix.ts";
 import type { Cell, RunSummary, Totals } from "./summary.ts";
 
@@ -9,10 +10,35 @@ function unsupportedAsExpected(verdict: Cell["verdict"], expectation: Cell["expe
   return verdict === "UNSUPPORTED" && expectation.source === "default";
 }
 
-export function cellFromRuns(planned: PlannedCell, runs: readonly RunSummary[], ledger: readonly LedgerEntry[]): Cell {
+// Verdicts a cell can be expected to have (ERROR never is; UNSUPPORTED is the release's, not the scenario's).
+const EXPECTABLE = ["GREEN", "RED", "INCONCLUSIVE"] as const;
+
+// The previous nightly as the ledger's last entry, for a cell that the config and the `known` lists say nothing of:
+// it is expected as that nightly found it, so a RED nobody wrote down fails the night it appears (and a GREEN that
+// was RED fails once too), and is reported, not failed, on the nights after. A plain GREEN is the default already.
+export function heldByPrevious(before: Cell | undefined): Expectation | null {
+  if (!before || (before.verdict === "GREEN" && !before.flaky)) return null;
+  // A cell that raced is expected to race again, with the verdict most of its runs had.
+  const counted = (v: (typeof EXPECTABLE)[number]) => before.counts?.[v] ?? (before.verdict === v ? 1 : 0);
+  const verdict = before.flaky ? [...EXPECTABLE].sort((a, b) => counted(b) - counted(a))[0]! : EXPECTABLE.find((v) => v === before.verdict);
+  if (verdict === undefined || counted(verdict) === 0) return null;
+  return {
+    verdict,
+    finding: null,
+    reason: `the previous nightly found ${before.rate ?? before.verdict}${before.redFindings.length ? ` (${before.redFindings.join(", ")})` : ""}`,
+    link: null,
+    versions: before.version,
+    source: "previous",
+    ...(before.flaky ? { flaky: true } : {}),
+  };
+}
+
+// `previous`: the previous nightly's cells by key, when there is one.
+export function cellFromRuns(planned: PlannedCell, runs: readonly RunSummary[], ledger: readonly LedgerEntry[], previous?: ReadonlyMap<string, Cell>): Cell {
   const results = runs.map((run) => run.result);
   const { verdict, reason, flaky, rates, label } = combineRepeats(results);
-  const expectation = expectationFor(ledger, planned);
+  const written = expectationFor(ledger, planned);
+  const expectation = written === DEFAULT_EXPECTATION ? (heldByPrevious(previous?.get(planned.key)) ?? written) : written;
   // A cell the ledger knows to race meets it when its runs disagree and include the expected verdict ("RED 8/10"
   // meets RED; so does "GREEN 2/3": at a rate of 0.8, early-stopped confirmation runs give that in 4 % of nightlies).
   const racesAsKnown = expectation.flaky === true && flaky && results.some((r) => r.verdict === expectation.verdict);
@@ -20,7 +46,8 @@ export function cellFromRuns(planned: PlannedCell, runs: readonly RunSummary[], 
     verdict === "ERROR" ? "error" : racesAsKnown || meetsExpectation(expectation, verdict, results) || unsupportedAsExpected(verdict, expectation) ? "expected" : "unexpected";
   const redFindings = [...new Set(results.flatMap((r) => r.findings.filter((f) => f.red).map((f) => f.id)))].sort();
   const counts = Object.fromEntries(rates.verdicts.map((r) => [r.what, r.count]));
-  return { ...planned, verdict, reason, flaky, rate: label, counts, redFindings, expectation, status, runs: [...runs] };
+  const link = scenarioByName(planned.scenario)?.link;
+  return { ...planned, ...(link ? { link } : {}), verdict, reason, flaky, rate: label, counts, redFindings, expectation, status, runs: [...runs] };
 }
 
 export function totalsOf(cells: readonly Cell[]): Totals {

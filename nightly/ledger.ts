@@ -14,8 +14,9 @@ export const expectationSchema = z.object({
   link: z.string().nullable(),
   // The range the entry covers; null for the default expectation.
   versions: z.string().nullable(),
-  // config: the nightly config's expectations; scenario: a scenario's `known` list; default: no entry matched.
-  source: z.enum(["config", "scenario", "default"]),
+  // config: the nightly config's expectations; scenario: a scenario's `known` list; previous: the previous nightly's
+  // cell, where neither says anything (cell-outcome.ts); default: nothing matched.
+  source: z.enum(["config", "scenario", "previous", "default"]),
   // The cell is known to race: a flaky cell with `verdict` among its runs meets it.
   flaky: z.boolean().optional(),
 });

@@ -103,7 +103,7 @@ export async function runNightly(options: NightlyOptions): Promise<Summary> {
 
   const runCellThrough = async (plannedCell: PlannedCell): Promise<Cell> => {
     const repeats = await Promise.all(Array.from({ length: config.repeats }, (_, repeat) => runOnce(plannedCell, repeat)));
-    let cell = cellFromRuns(plannedCell, repeats.map((r) => r.run), ledger);
+    let cell = cellFromRuns(plannedCell, repeats.map((r) => r.run), ledger, before);
     // Confirmation: one run at a time up to confirmRuns in all, stopping as soon as the rate rule is settled (a
     // disagreement settles flaky at once, as V8's flake bisect stops at its k-th failure; "unchanged" or "changed"
     // needs every run). ERROR ends it: a broken harness says nothing about the rate.
@@ -111,7 +111,7 @@ export async function runNightly(options: NightlyOptions): Promise<Summary> {
     while (differs(cell) && repeats.length < (config.confirmRuns ?? 0) && !signal.aborted) {
       if (stabilityOf(repeats.map((r) => r.run.result.verdict), config.confirmRuns) !== "open") break;
       repeats.push(await runOnce(plannedCell, repeats.length));
-      cell = cellFromRuns(plannedCell, repeats.map((r) => r.run), ledger);
+      cell = cellFromRuns(plannedCell, repeats.map((r) => r.run), ledger, before);
       if (cell.verdict === "ERROR") break;
     }
     if (repeats.length > first) cell = { ...cell, confirmRuns: repeats.length - first };

@@ -31,6 +31,8 @@ export const cellSchema = z.object({
   params: z.record(z.string(), z.unknown()),
   paramsLabel: z.string(),
   version: z.string(),
+  // The scenario's upstream report (its `link`), for reports that point at the bug; absent when it names none.
+  link: z.string().optional(),
   // An SDK cell's driver and Agent SDK release (also in its key and label); absent for the scenario's own driver.
   drive: z.object({ driver: z.literal("sdk"), sdk: z.string() }).optional(),
   // The repeats' common verdict; INCONCLUSIVE when they disagree (flaky), ERROR when any failed.

@@ -26,8 +26,13 @@ const result = (verdict: Verdict, ...ids: string[]): CheckResult => ({
 });
 
 function cell(version: string, ...results: CheckResult[]): Cell {
+  return cellAfter([], version, ...results);
+}
+
+// The same cell judged on a night whose previous nightly had `before`.
+function cellAfter(before: readonly Cell[], version: string, ...results: CheckResult[]): Cell {
   const planned = { key: cellKey(SCENARIO, "", version), scenario: SCENARIO, params: {}, paramsLabel: "", version };
-  return cellFromRuns(planned, results.map((r) => ({ dir: null, result: r, wallMs: 1 })), ledger);
+  return cellFromRuns(planned, results.map((r) => ({ dir: null, result: r, wallMs: 1 })), ledger, new Map(before.map((c) => [c.key, c])));
 }
 
 function summaryOf(cells: Cell[], startedAt = "2026-11-01T00:00:00.000Z"): Summary {
@@ -82,6 +87,44 @@ describe("compareWithPrevious", () => {
 
   it("reports nothing without a previous nightly", () => {
     expect(compareWithPrevious([cell("2.1.281", result("RED", "a"))], [], null)).toEqual([]);
+  });
+});
+
+describe("the previous nightly as the ledger's last entry", () => {
+  // The rule the CI action fails by (docs/ci.md): what nothing written down expects fails the night it changes, once.
+  const exitAfter = (before: readonly Cell[], ...now: Cell[]) => nightlyExitCode(now, compareWithPrevious(now, [], before.length > 0 ? summaryOf([...before]) : null));
+
+  it("fails a new RED, then reports it without failing while it stays", () => {
+    const first = cellAfter([], "2.1.290", result("RED", "a"));
+    expect(first).toMatchObject({ status: "unexpected", expectation: { source: "default" } });
+    expect(exitAfter([], first)).toBe(1);
+    const second = cellAfter([first], "2.1.290", result("RED", "a"));
+    expect(second).toMatchObject({ status: "expected", expectation: { source: "previous", verdict: "RED", versions: "2.1.290", reason: "the previous nightly found RED (a)" } });
+    expect(exitAfter([first], second)).toBe(0);
+  });
+
+  it("fails a GREEN that was RED, and a RED whose findings changed", () => {
+    const red = cellAfter([], "2.1.290", result("RED", "a"));
+    const green = cellAfter([red], "2.1.290", result("GREEN"));
+    expect(green).toMatchObject({ status: "unexpected", expectation: { source: "previous", verdict: "RED" } });
+    expect(exitAfter([red], green)).toBe(1);
+    expect(exitAfter([red], cellAfter([red], "2.1.290", result("RED", "b")))).toBe(1);
+  });
+
+  it("leaves the config's and the known lists' entries first, and takes nothing from an ERROR or a plain GREEN", () => {
+    // The config expects RED on >=2.1.300: a GREEN there fails every night, whatever the night before found.
+    const green = cellAfter([], "2.1.300", result("GREEN"));
+    expect(cellAfter([green], "2.1.300", result("GREEN"))).toMatchObject({ status: "unexpected", expectation: { source: "config" } });
+    const error = cellAfter([], "2.1.290", result("ERROR"));
+    expect(cellAfter([error], "2.1.290", result("RED", "a"))).toMatchObject({ status: "unexpected", expectation: { source: "default" } });
+    const plain = cellAfter([], "2.1.290", result("GREEN"));
+    expect(cellAfter([plain], "2.1.290", result("GREEN")).expectation.source).toBe("default");
+  });
+
+  it("expects a cell that raced to race again, with the verdict most of its runs had", () => {
+    const raced = cellAfter([], "2.1.290", result("RED", "a"), result("RED", "a"), result("GREEN"));
+    const again = cellAfter([raced], "2.1.290", result("GREEN"), result("RED", "a"));
+    expect(again).toMatchObject({ flaky: true, status: "expected", expectation: { source: "previous", verdict: "RED", flaky: true } });
   });
 });
 

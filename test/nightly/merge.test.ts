@@ -43,7 +43,10 @@ describe("mergeShards", () => {
     expect(merged.changes).toEqual([
       { kind: "fixed", key: "subagent-resume-notification-header@2.1.332", before: { verdict: "RED", redFindings: ["notification-changed"] }, after: { verdict: "GREEN", redFindings: [] }, regression: false },
     ]);
-    expect(merged.exitCode).toBe(1);
+    // The one RED nothing written expects (resume-orphaned-background-task on 2.1.281) was RED the previous night
+    // too: the previous nightly's ledger holds it, so it is reported, not failed.
+    expect(merged.cells.find((c) => c.key === "resume-orphaned-background-task[grace=1000]@2.1.281")).toMatchObject({ verdict: "RED", status: "expected", expectation: { source: "previous" } });
+    expect(merged.exitCode).toBe(0);
     expect(fs.existsSync(mergedDir)).toBe(false);
   });
 
