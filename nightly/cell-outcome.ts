@@ -25,7 +25,7 @@ export function heldByPrevious(before: Cell | undefined): Expectation | null {
   return {
     verdict,
     finding: null,
-    reason: `the previous nightly found ${before.rate ?? before.verdict}${before.redFindings.length ? ` (${before.redFindings.join(", ")})` : ""}`,
+    reason: `it was ${before.rate ?? before.verdict}${before.redFindings.length ? ` (${before.redFindings.join(", ")})` : ""} then`,
     link: null,
     versions: before.version,
     source: "previous",

@@ -56,7 +56,7 @@ export function expectationText(e: Expectation): string {
 // Where the expectation comes from, said so a person knows what to edit.
 export function expectationSource(e: Expectation): string {
   if (e.source === "default") return "no ledger entry: GREEN by default";
-  if (e.source === "previous") return `the previous nightly's ledger: ${e.reason}`;
+  if (e.source === "previous") return `the previous nightly, ${e.versions}: ${e.reason}`;
   return `${e.source === "config" ? "nightly config" : "scenario known list"}, ${e.versions}: ${e.reason}`;
 }
 

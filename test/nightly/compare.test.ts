@@ -99,7 +99,7 @@ describe("the previous nightly as the ledger's last entry", () => {
     expect(first).toMatchObject({ status: "unexpected", expectation: { source: "default" } });
     expect(exitAfter([], first)).toBe(1);
     const second = cellAfter([first], "2.1.290", result("RED", "a"));
-    expect(second).toMatchObject({ status: "expected", expectation: { source: "previous", verdict: "RED", versions: "2.1.290", reason: "the previous nightly found RED (a)" } });
+    expect(second).toMatchObject({ status: "expected", expectation: { source: "previous", verdict: "RED", versions: "2.1.290", reason: "it was RED (a) then" } });
     expect(exitAfter([first], second)).toBe(0);
   });
 
