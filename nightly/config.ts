@@ -40,8 +40,9 @@ const expectationEntrySchema = z.strictObject({
 export const nightlyConfigSchema = z.strictObject({
   // Every registered scenario when absent.
   scenarios: z.array(scenarioEntrySchema).min(1).optional(),
-  // Version words: exact versions, latest, latest-N, semver ranges, since:<date>, since:previous.
-  versions: z.array(z.string().min(1)).min(1),
+  // Version words: exact versions, latest, latest-N, semver ranges, since:<date>, since:previous. Empty only when
+  // sdkCells gives the matrix (every cell through the Agent SDK); parseNightlyConfig says so.
+  versions: z.array(z.string().min(1)),
   repeats: z.int().min(1).max(20).default(1),
   concurrency: z.int().min(1).max(32).default(2),
   // A cell that differs from the ledger or the previous nightly is run again, up to this many runs in all, until the
@@ -123,6 +124,7 @@ export function parseNightlyConfig(raw: unknown, source: string): NightlyConfig 
     throw badConfig(source, fieldPath(issue.path), issue.message);
   }
   const config = parsed.data;
+  if (config.versions.length === 0 && !config.sdkCells) throw badConfig(source, "versions", "expected at least 1 version word (or sdkCells, for a matrix driven through the Agent SDK alone)");
   const known = knownScenarios().map((s) => s.name).join(", ");
   const seen: { name: string; params: Record<string, unknown>; at: number }[] = [];
   scenarioEntries(config).forEach((entry, i) => {
@@ -163,11 +165,11 @@ export function atlasEntries(atlas: NonNullable<NightlyConfig["atlas"]>): Scenar
 
 // Scenario entries (and expectations) given as a path, relative to the config file, are loaded and replaced by the
 // scenario's name, so the matrix, the ledger and the cells name file scenarios as they name built-ins.
-export async function loadScenarioFiles(raw: unknown, source: string): Promise<unknown> {
+// `baseDir`: what the paths are relative to, when not the config file's folder (a matrix given on the command line).
+export async function loadScenarioFiles(raw: unknown, source: string, baseDir = path.dirname(path.resolve(source))): Promise<unknown> {
   // Only an object has entries to load; anything else goes to parseNightlyConfig as it is, which names the slip.
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return raw;
   const config = raw as { scenarios?: unknown; expectations?: unknown; sweeps?: unknown };
-  const baseDir = path.dirname(path.resolve(source));
   const named = async (word: unknown, at: string): Promise<unknown> => {
     if (typeof word !== "string" || !looksLikePath(word)) return word;
     try {

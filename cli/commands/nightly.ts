@@ -1,8 +1,6 @@
 // `ccrepro nightly`: runs the matrix (the built-in default without --config), writes every report, exits by the ledger.
 import path from "node:path";
 import type { Command } from "commander";
-import { loadNightlyConfig } from "../../nightly/config.ts";
-import { defaultNightlyConfig } from "../../nightly/default-config.ts";
 import { UserError } from "../../core/errors.ts";
 import { claimFolder } from "../../core/folder-writer.ts";
 import { checkOutDir, defaultNightlyDir } from "../../nightly/out-dir.ts";
@@ -17,10 +15,10 @@ import { createProgress } from "../progress.ts";
 import { showOn } from "../sweep-output.ts";
 import { publishNightly } from "../publish-nightly.ts";
 import { atlasEventLine, writeSiteOf } from "../atlas-output.ts";
+import { matrixConfig, withMatrixOptions } from "../matrix-options.ts";
 
 export function registerNightlyCommand(program: Command, ctx: CliContext): void {
-  program
-    .command("nightly")
+  withMatrixOptions(program.command("nightly"))
     .description("run the nightly matrix and write summary.json, summary.md, junit.xml and index.html; exit 0 as expected, 1 unexpected or changed, 3 harness errors")
     .option("--config <file>", "nightly config (JSON; a scenario entry may be a file path, relative to the config); default: every scenario on latest, the 2.1.281 baseline and releases since the previous nightly")
     .option("--out <dir>", "the nightly directory; default runs/nightly-<UTC time>")
@@ -28,7 +26,7 @@ export function registerNightlyCommand(program: Command, ctx: CliContext): void 
     .option("--shard <K/N>", "run only slice K of N of the matrix (merge the slices with report --merge)")
     .option("--concurrency <n>", "cells at a time, overriding the config", wholeNumber("--concurrency", 1, 64))
     .action(async (options) => {
-      let config = options.config ? await loadNightlyConfig(options.config) : defaultNightlyConfig();
+      let config = await matrixConfig(options);
       if (options.concurrency !== undefined) config = { ...config, concurrency: options.concurrency };
       const shard = options.shard ? parseShard(options.shard) : null;
       const now = new Date();
