@@ -44,6 +44,8 @@ const COMMANDS: [name: string, load: () => Promise<Register>][] = [
   ["record", async () => (await import("./commands/record.ts")).registerRecordCommand],
   ["import", async () => (await import("./commands/import.ts")).registerImportCommand],
   ["doctor", async () => (await import("./commands/doctor.ts")).registerDoctorCommand],
+  ["ci", async () => (await import("./commands/ci.ts")).registerCiCommand],
+  ["init", async () => (await import("./commands/init.ts")).registerInitCommand],
 ];
 
 // The top-level listing the build wrote beside the compiled CLI (absent when running from source).

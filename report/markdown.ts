@@ -17,20 +17,20 @@ import {
 } from "./wording.ts";
 
 // GitHub renders emoji everywhere; they make the matrix readable at a glance.
-const VERDICT_MARK: Record<Verdict, string> = { GREEN: "🟢", RED: "🔴", INCONCLUSIVE: "🟡", ERROR: "⚫", UNSUPPORTED: "⚪" };
+export const VERDICT_MARK: Record<Verdict, string> = { GREEN: "🟢", RED: "🔴", INCONCLUSIVE: "🟡", ERROR: "⚫", UNSUPPORTED: "⚪" };
 const EXIT_MARK: Record<Summary["exitCode"], string> = { 0: "✅", 1: "❌", 3: "⚠️" };
 
 // Table cells cannot hold pipes or line breaks.
 const cellText = (text: string) => text.replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ");
-const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
+export const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
 // Free text from runs and ledgers: GitHub drops what looks like an HTML tag, e.g. <task-notification>.
-const prose = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+export const prose = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;");
 
 function row(values: readonly string[]): string {
   return `| ${values.map(cellText).join(" | ")} |`;
 }
 
-function table(head: readonly string[], rows: readonly (readonly string[])[]): string[] {
+export function table(head: readonly string[], rows: readonly (readonly string[])[]): string[] {
   return [row(head), row(head.map(() => "---")), ...rows.map(row)];
 }
 
