@@ -28,6 +28,8 @@ export const ERROR_CODES = [
   "UNKNOWN_SCENARIO",
   "UNKNOWN_SDK_VERSION",
   "FILE_EXISTS",
+  // `ccrepro init ci` in a folder that lacks what the workflow needs (ccrepro in package.json, a lockfile, a scenario).
+  "NOT_SET_UP",
   "OUT_DIR_TAKEN",
   "OUT_IN_USE",
   "UNKNOWN_VERSION",
