@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env sh
 ":" //; exec node --no-memory-reducer "$0" "$@"
 // The two lines above are shell and JavaScript at once: run as a program (the package's bin link, as npx and npm scripts reach it) the shell
 // starts node with a V8 flag, which `#!/usr/bin/env node` cannot pass portably; read by node they are a string and a
