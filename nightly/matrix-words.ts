@@ -1,5 +1,6 @@
 // A nightly matrix given as words (`nightly --scenarios … --claude …`, the GitHub Action's inputs) made into a
 // nightly config: the one place that says what those words mean, so the command line and the action cannot differ.
+import semver from "semver";
 import { UserError } from "../core/errors.ts";
 import { scenarioDrivers } from "../kit/scenario.ts";
 import { scenarioByName } from "../pipeline/scenario-registry.ts";
@@ -37,6 +38,8 @@ export async function configFromWords(words: MatrixWords, baseDir: string): Prom
   if (scenarios.length === 0) throw new UserError("no scenario given: name built-ins or scenario files, separated by commas (ccrepro scenarios lists the built-ins)", "MISSING_ARGUMENT");
   if (claude.length === 0) throw new UserError('no claude release given: give version words separated by commas, e.g. "latest" or "2.1.280, latest"', "MISSING_ARGUMENT");
   const sdk = words.sdk?.trim() || DEFAULT_SDK_VERSION;
+  // An SDK cell names one release, so that it means the same one every night.
+  if (semver.valid(sdk) !== sdk) throw new UserError(`the Agent SDK release "${sdk}" is not an exact version: give one such as ${DEFAULT_SDK_VERSION}`, "BAD_ARGUMENT");
   const viaSdk = words.driver === "sdk";
   const raw = {
     scenarios,
