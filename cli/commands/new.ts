@@ -31,6 +31,6 @@ export function registerNewCommand(program: Command, ctx: CliContext): void {
       fs.writeFileSync(file, options.from ? copyOfBuiltin(options.from, name) : scenarioTemplate(name, options.kind as TemplateKind));
       ctx.print(`wrote ${file}`);
       ctx.print(`run it:   ccrepro run ./${path.relative(".", file)} --claude latest`);
-      ctx.print('types:    npm link the ccrepro checkout here (npm link ccrepro) so your editor resolves "ccrepro" and "ccrepro/checkers"');
+      ctx.print('types:    npm i -D ccrepro here, so your editor resolves "ccrepro" and "ccrepro/checkers"');
     });
 }
