@@ -10,17 +10,20 @@ import { execa } from "execa";
 import { parse } from "yaml";
 import { z } from "zod";
 
-const stepSchema = z.object({
-  name: z.string().optional(),
-  id: z.string().optional(),
-  if: z.string().optional(),
-  uses: z.string().optional(),
-  run: z.string().optional(),
-  shell: z.string().optional(),
-  "working-directory": z.string().optional(),
-  env: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
-  with: z.record(z.string(), z.unknown()).optional(),
-});
+// Every field of a step is optional; a run: step needs shell: (checked when it runs).
+const stepSchema = z
+  .object({
+    name: z.string(),
+    id: z.string(),
+    if: z.string(),
+    uses: z.string(),
+    run: z.string(),
+    shell: z.string(),
+    "working-directory": z.string(),
+    env: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+    with: z.record(z.string(), z.unknown()),
+  })
+  .partial();
 
 export const actionSchema = z.object({
   name: z.string(),
