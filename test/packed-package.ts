@@ -9,7 +9,7 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 // packed too), what the build reads besides, and what package.json's `files` ships that the build does not make;
 // everything else (tests, fixtures, runs) stays out of the copy.
 const BUILT = (JSON.parse(fs.readFileSync(path.join(ROOT, "tsconfig.build.json"), "utf8")) as { include: string[] }).include;
-const PACKED = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "bin", "scripts", "examples", "docs/atlas/atlas.json", "action.yml", "CHANGELOG.md", "README.md", ...BUILT];
+const PACKED = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "bin", "scripts", "examples", "docs/atlas/atlas.json", "action.yml", "CHANGELOG.md", "README.md", "LICENSE", ...BUILT];
 
 // Returns the tarball's path, written into `scratch`.
 export async function packFromCopy(scratch: string): Promise<string> {

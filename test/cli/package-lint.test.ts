@@ -38,7 +38,7 @@ describe("the packed package", { timeout: 300_000 }, () => {
   it("ships the CLI, the kit's types, the action and the changelog, and no TypeScript source of the tool", async () => {
     const pkg = createPackageFromTarballData(tarball);
     const files = pkg.listFiles().map((file) => file.replace(/^\/node_modules\/ccrepro\//, ""));
-    for (const file of ["bin/ccrepro.mjs", "dist/bundle/main.js", "dist/kit/index.d.ts", "dist/kit/checkers.d.ts", "action.yml", "CHANGELOG.md", "README.md", "package.json"]) expect(files).toContain(file);
+    for (const file of ["bin/ccrepro.mjs", "dist/bundle/main.js", "dist/kit/index.d.ts", "dist/kit/checkers.d.ts", "action.yml", "CHANGELOG.md", "README.md", "LICENSE", "package.json"]) expect(files).toContain(file);
     // Sources outside dist/: none (dist/ carries the built-in scenarios' and templates' sources on purpose, for
     // `ccrepro new --from` and the copy a run keeps).
     expect(files.filter((file) => /\.ts$/.test(file) && !file.endsWith(".d.ts") && !file.startsWith("dist/"))).toEqual([]);
