@@ -37,8 +37,10 @@ export interface ProofsOutcome {
 const WHOLE: CopyOptions = { bodies: "all", stream: null, bodyKeys: null, trimText: null, dropHeaders: true, mockOnly: false, foreground: null };
 const WITHOUT_TOOLS = ["model", "system", "messages", "max_tokens", "stream", "metadata", "thinking", "temperature", "tool_choice", "stop_sequences"];
 const SMALLER: CopyOptions[] = [WHOLE, { ...WHOLE, trimText: 2000 }, { ...WHOLE, trimText: 300 }, { ...WHOLE, bodyKeys: WITHOUT_TOOLS, trimText: 2000 }, { ...WHOLE, bodyKeys: WITHOUT_TOOLS, trimText: 300 }];
-// Then the same with claude's transcripts, for the checks that read them (compaction, resume).
-const PRUNES: CopyOptions[] = [...SMALLER, ...SMALLER.map((prune) => ({ ...prune, transcripts: true }))];
+// Then the same with claude's transcripts, for the checks that read them (compaction, resume), and last with the
+// transcripts' non-message rows (prompt snapshots, request shapes: most of a compaction's transcript) cut to their place.
+const WITH_TRANSCRIPTS = SMALLER.map((prune) => ({ ...prune, transcripts: true }));
+const PRUNES: CopyOptions[] = [...SMALLER, ...WITH_TRANSCRIPTS, ...WITH_TRANSCRIPTS.map((prune) => ({ ...prune, bareSideRows: true }))];
 
 /** Bytes under a directory, files only. */
 export function sizeOf(dir: string): number {

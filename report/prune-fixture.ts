@@ -19,6 +19,21 @@ export interface CopyOptions {
   foreground: string | null;
   // The transcripts claude wrote (transcripts/), for checks that read them; their folder names are anonymised too.
   transcripts?: boolean;
+  // With transcripts: a row that is not a message (an attachment such as a prompt snapshot, a request's shape) keeps
+  // only what places it (type, uuid, parent, time, its attachment's kind), so line numbers and uuids stay as written.
+  bareSideRows?: boolean;
+}
+
+const MESSAGE_ROWS = new Set(["user", "assistant", "system"]);
+const PLACING_KEYS = ["type", "subtype", "uuid", "parentUuid", "isSidechain", "sessionId", "timestamp"];
+
+function bareIfSide(row: unknown): unknown {
+  if (!row || typeof row !== "object" || Array.isArray(row)) return row;
+  const fields = row as Record<string, unknown>;
+  if (typeof fields["type"] === "string" && MESSAGE_ROWS.has(fields["type"])) return row;
+  const bare = Object.fromEntries(PLACING_KEYS.filter((key) => key in fields).map((key) => [key, fields[key]]));
+  const attachment = fields["attachment"] as { type?: unknown } | undefined;
+  return attachment && typeof attachment === "object" ? { ...bare, attachment: { type: attachment.type } } : bare;
 }
 
 function trim(value: unknown, chars: number): unknown {
@@ -61,8 +76,20 @@ export function copyRun(runDir: string, outDir: string, options: CopyOptions): P
     }
     const bytes = anonymise(fs.readFileSync(source));
     // A transcript's rows are JSON lines: with --trim-text, their long texts are cut like a request body's.
-    if (renamed && options.trimText !== null && source.endsWith(".jsonl")) {
-      const rows = bytes.toString("utf8").split("\n").map((line) => (line.trim() ? JSON.stringify(trim(JSON.parse(line), options.trimText!)) : line));
+    if (renamed && (options.trimText !== null || options.bareSideRows) && source.endsWith(".jsonl")) {
+      const pruneRow = (row: unknown) => {
+        const kept = options.bareSideRows ? bareIfSide(row) : row;
+        return options.trimText === null ? kept : trim(kept, options.trimText);
+      };
+      // A line that is not JSON (a cut or corrupt row, what resume-history-lost is about) is kept as written.
+      const rows = bytes.toString("utf8").split("\n").map((line) => {
+        if (!line.trim()) return line;
+        try {
+          return JSON.stringify(pruneRow(JSON.parse(line)));
+        } catch {
+          return line;
+        }
+      });
       write(target, rows.join("\n"));
       return;
     }

@@ -9,6 +9,7 @@ import { runAtlas } from "../../atlas/run-atlas.ts";
 import type { ReleaseRunner } from "../../pipeline/run-scenario.ts";
 import { checkRecordedRun } from "../../pipeline/check-recorded-run.ts";
 import { keepProofs, recheck } from "../../report/atlas-proofs.ts";
+import { copyRun } from "../../report/prune-fixture.ts";
 import { findScenario } from "../../scenarios/index.ts";
 import { tempDirs } from "../stand-in-runner.ts";
 
@@ -63,5 +64,56 @@ describe("keepProofs", () => {
     expect(file.entries).toEqual([]);
     expect(kept).toEqual([]);
     expect(fs.readdirSync(path.join(to, "proofs"))).toEqual([]);
+  });
+});
+
+describe("copyRun's bare side rows", () => {
+  // Recorded fixtures (test/fixtures/runs/README.md): compact-twice on 2.1.310 (a transcript with prompt snapshots and
+  // other attachments) and resume-history-lost's cut-off line on 2.1.332 (a transcript line that is not JSON).
+  const transcriptOf = (dir: string) => {
+    const folder = path.join(dir, "transcripts");
+    const file = fs.readdirSync(folder, { recursive: true, withFileTypes: true }).find((e) => e.isFile() && e.name.endsWith(".jsonl"))!;
+    return fs.readFileSync(path.join(file.parentPath, file.name), "utf8").split("\n");
+  };
+  const options = { bodies: "all", stream: null, bodyKeys: null, trimText: null, dropHeaders: true, mockOnly: false, foreground: null, transcripts: true, bareSideRows: true } as const;
+
+  it("keeps every line and every message row, and cuts each other row to what places it", () => {
+    const source = path.join(FIXTURES, "compact-twice-green-2.1.310");
+    const to = tmp();
+    copyRun(source, to, options);
+    const before = transcriptOf(source);
+    const after = transcriptOf(to);
+    expect(after).toHaveLength(before.length);
+    let bared = 0;
+    before.forEach((line, i) => {
+      if (!line.trim()) return;
+      const was = JSON.parse(line) as Record<string, unknown> & { attachment?: { type: string } };
+      const is = JSON.parse(after[i]!) as Record<string, unknown>;
+      expect([is["type"], is["uuid"], is["parentUuid"]]).toEqual([was["type"], was["uuid"], was["parentUuid"]]);
+      if (["user", "assistant", "system"].includes(was["type"] as string)) expect(after[i]).toBe(line);
+      else {
+        expect(Object.keys(is).every((key) => ["type", "subtype", "uuid", "parentUuid", "isSidechain", "sessionId", "timestamp", "attachment"].includes(key))).toBe(true);
+        if (was.attachment) expect(is["attachment"]).toEqual({ type: was.attachment.type });
+        if (after[i] !== line) bared++;
+      }
+    });
+    expect(bared).toBeGreaterThan(0);
+    expect(recheck(to, findScenario)).toEqual(recheck(source, findScenario));
+  });
+
+  it("keeps a line that is not JSON as it was written", () => {
+    const source = path.join(FIXTURES, "history-corrupt-line-2.1.332");
+    const to = tmp();
+    copyRun(source, to, { ...options, trimText: 300 });
+    const notJson = (lines: string[]) => lines.filter((line) => {
+      try {
+        JSON.parse(line);
+        return false;
+      } catch {
+        return line.trim() !== "";
+      }
+    });
+    expect(notJson(transcriptOf(source)).length).toBeGreaterThan(0);
+    expect(notJson(transcriptOf(to))).toEqual(notJson(transcriptOf(source)));
   });
 });
