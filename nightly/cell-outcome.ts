@@ -1,7 +1,7 @@
 // A cell's outcome from its repeats: one verdict (flaky when they disagree), its expectation, and the tallies over cells.
 import { combineRepeats } from "../pipeline/verdict-rules.ts";
 import { scenarioByName } from "../pipeline/scenario-registry.ts";
-import { DEFAULT_EXPECTATION, expectationFor, meetsExpectation, type Expectation, type LedgerEntry } from "./ledger.ts";
+import { expectationFor, meetsExpectation, type Expectation, type LedgerEntry } from "./ledger.ts";
 import type { PlannedCell } from "./matrix.ts";
 import type { Cell, RunSummary, Totals } from "./summary.ts";
 
@@ -16,7 +16,10 @@ const EXPECTABLE = ["GREEN", "RED", "INCONCLUSIVE"] as const;
 // The previous nightly as the ledger's last entry, for a cell that the config and the `known` lists say nothing of:
 // it is expected as that nightly found it, so a RED nobody wrote down fails the night it appears (and a GREEN that
 // was RED fails once too), and is reported, not failed, on the nights after. A plain GREEN is the default already.
+// A night whose cell ended in a harness ERROR found nothing about claude, so it passes on what that night held from
+// the one before it: a held RED survives an ERROR night instead of failing again as new the night after.
 export function heldByPrevious(before: Cell | undefined): Expectation | null {
+  if (before?.verdict === "ERROR") return before.expectation.source === "previous" ? before.expectation : null;
   if (!before || (before.verdict === "GREEN" && !before.flaky)) return null;
   // A cell that raced is expected to race again, with the verdict most of its runs had.
   const counted = (v: (typeof EXPECTABLE)[number]) => before.counts?.[v] ?? (before.verdict === v ? 1 : 0);
@@ -38,7 +41,7 @@ export function cellFromRuns(planned: PlannedCell, runs: readonly RunSummary[], 
   const results = runs.map((run) => run.result);
   const { verdict, reason, flaky, rates, label } = combineRepeats(results);
   const written = expectationFor(ledger, planned);
-  const expectation = written === DEFAULT_EXPECTATION ? (heldByPrevious(previous?.get(planned.key)) ?? written) : written;
+  const expectation = written.source === "default" ? (heldByPrevious(previous?.get(planned.key)) ?? written) : written;
   // A cell the ledger knows to race meets it when its runs disagree and include the expected verdict ("RED 8/10"
   // meets RED; so does "GREEN 2/3": at a rate of 0.8, early-stopped confirmation runs give that in 4 % of nightlies).
   const racesAsKnown = expectation.flaky === true && flaky && results.some((r) => r.verdict === expectation.verdict);

@@ -111,14 +111,28 @@ describe("the previous nightly as the ledger's last entry", () => {
     expect(exitAfter([red], cellAfter([red], "2.1.290", result("RED", "b")))).toBe(1);
   });
 
-  it("leaves the config's and the known lists' entries first, and takes nothing from an ERROR or a plain GREEN", () => {
+  it("leaves the config's and the known lists' entries first, and takes nothing from a plain GREEN or an ERROR that held nothing", () => {
     // The config expects RED on >=2.1.300: a GREEN there fails every night, whatever the night before found.
     const green = cellAfter([], "2.1.300", result("GREEN"));
     expect(cellAfter([green], "2.1.300", result("GREEN"))).toMatchObject({ status: "unexpected", expectation: { source: "config" } });
     const error = cellAfter([], "2.1.290", result("ERROR"));
+    expect(error.expectation.source).toBe("default");
     expect(cellAfter([error], "2.1.290", result("RED", "a"))).toMatchObject({ status: "unexpected", expectation: { source: "default" } });
     const plain = cellAfter([], "2.1.290", result("GREEN"));
     expect(cellAfter([plain], "2.1.290", result("GREEN")).expectation.source).toBe("default");
+  });
+
+  it("keeps a held RED through nights of harness errors: the RED after them is reported, not failed", () => {
+    const first = cellAfter([], "2.1.290", result("RED", "a"));
+    const held = cellAfter([first], "2.1.290", result("RED", "a"));
+    const error = cellAfter([held], "2.1.290", result("ERROR"));
+    expect(error).toMatchObject({ status: "error", expectation: { source: "previous", verdict: "RED" } });
+    expect(exitAfter([held], error)).toBe(3);
+    const again = cellAfter([cellAfter([error], "2.1.290", result("ERROR"))], "2.1.290", result("RED", "a"));
+    expect(again).toMatchObject({ status: "expected", expectation: { source: "previous", verdict: "RED", reason: "it was RED (a) then" } });
+    expect(exitAfter([error], cellAfter([error], "2.1.290", result("RED", "a")))).toBe(0);
+    // What the ERROR night held still decides: a GREEN after it is a GREEN that was RED.
+    expect(exitAfter([error], cellAfter([error], "2.1.290", result("GREEN")))).toBe(1);
   });
 
   it("expects a cell that raced to race again, with the verdict most of its runs had", () => {
