@@ -17,10 +17,8 @@ export interface MatrixWords {
   // claude version words (latest, latest-N, 2.1.280, a semver range, since:DATE, since:previous), separated the same way.
   claude: string;
   driver?: MatrixDriver;
-  // The Agent SDK release of the sdk driver; ccrepro's default when absent or empty.
+  // The Agent SDK release of the sdk driver; ccrepro's default when absent or empty. Refused with any other driver.
   sdk?: string;
-  concurrency?: number;
-  repeats?: number;
 }
 
 // Commas and line breaks separate; spaces do not, since a range such as "2.1.245 - 2.1.290" holds them.
@@ -37,16 +35,18 @@ export async function configFromWords(words: MatrixWords, baseDir: string): Prom
   const claude = splitWords(words.claude);
   if (scenarios.length === 0) throw new UserError("no scenario given: name built-ins or scenario files, separated by commas (ccrepro scenarios lists the built-ins)", "MISSING_ARGUMENT");
   if (claude.length === 0) throw new UserError('no claude release given: give version words separated by commas, e.g. "latest" or "2.1.280, latest"', "MISSING_ARGUMENT");
+  const viaSdk = words.driver === "sdk";
+  if (!viaSdk && words.sdk?.trim()) {
+    throw new UserError(`an Agent SDK release (${words.sdk.trim()}) means something only with the sdk driver: add --driver sdk (the action's driver: sdk), or drop --sdk`, "CONFLICTING_OPTIONS");
+  }
   const sdk = words.sdk?.trim() || DEFAULT_SDK_VERSION;
   // An SDK cell names one release, so that it means the same one every night.
   if (semver.valid(sdk) !== sdk) throw new UserError(`the Agent SDK release "${sdk}" is not an exact version: give one such as ${DEFAULT_SDK_VERSION}`, "BAD_ARGUMENT");
-  const viaSdk = words.driver === "sdk";
+  // Concurrency is the command's (`nightly --concurrency`, the action's input), applied to any config the same way.
   const raw = {
     scenarios,
     versions: viaSdk ? [] : claude,
     ...(viaSdk ? { sdkCells: { versions: claude, sdk: [sdk] } } : {}),
-    ...(words.concurrency === undefined ? {} : { concurrency: words.concurrency }),
-    ...(words.repeats === undefined ? {} : { repeats: words.repeats }),
   };
   const source = "the matrix given on the command line";
   const config = parseNightlyConfig(await loadScenarioFiles(raw, source, baseDir), source);

@@ -13,8 +13,10 @@ describe("configFromWords", () => {
     const own = await configFromWords({ scenarios: "stop-hook-loop, background-mid-turn", claude: "2.1.280, latest" }, ".");
     expect(own).toMatchObject({ scenarios: ["stop-hook-loop", "background-mid-turn"], versions: ["2.1.280", "latest"], concurrency: 2 });
     expect(own.sdkCells).toBeUndefined();
-    const sdk = await configFromWords({ scenarios: "resume-orphaned-background-task", claude: "latest", driver: "sdk", sdk: "", concurrency: 3 }, ".");
-    expect(sdk).toMatchObject({ versions: [], sdkCells: { versions: ["latest"], sdk: [DEFAULT_SDK_VERSION] }, concurrency: 3 });
+    const sdk = await configFromWords({ scenarios: "resume-orphaned-background-task", claude: "latest", driver: "sdk", sdk: "" }, ".");
+    expect(sdk).toMatchObject({ versions: [], sdkCells: { versions: ["latest"], sdk: [DEFAULT_SDK_VERSION] } });
+    // The action passes an empty sdk input with the scenario driver: nothing was asked of the SDK.
+    expect((await configFromWords({ scenarios: "stop-hook-loop", claude: "latest", driver: "scenario", sdk: " " }, ".")).sdkCells).toBeUndefined();
   });
 
   it("refuses what names no matrix, saying which word", async () => {
@@ -23,5 +25,10 @@ describe("configFromWords", () => {
     await expect(configFromWords({ scenarios: "stop-hook-loop, nope", claude: "latest" }, ".")).rejects.toThrow(/scenarios\[1\]: unknown scenario "nope"/);
     await expect(configFromWords({ scenarios: "stop-hook-loop", claude: "latest", driver: "sdk" }, ".")).rejects.toThrow(/none of stop-hook-loop can be driven through the Agent SDK/);
     await expect(configFromWords({ scenarios: "resume-orphaned-background-task", claude: "latest", driver: "sdk", sdk: "latest" }, ".")).rejects.toThrow(/the Agent SDK release "latest" is not an exact version: give one such as 0\.3\./);
+    for (const driver of [undefined, "scenario"] as const) {
+      await expect(configFromWords({ scenarios: "stop-hook-loop", claude: "latest", sdk: "0.3.197", ...(driver ? { driver } : {}) }, ".")).rejects.toThrow(
+        /an Agent SDK release \(0\.3\.197\) means something only with the sdk driver: add --driver sdk/,
+      );
+    }
   });
 });
