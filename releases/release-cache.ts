@@ -285,7 +285,7 @@ export async function withVersionLock<T>(cache: string, version: string, how: Lo
   }
 }
 
-async function tryVersionLock<T>(cache: string, version: string, fn: () => Promise<T>): Promise<T | null> {
+export async function tryVersionLock<T>(cache: string, version: string, fn: () => Promise<T>): Promise<T | null> {
   try {
     return await withVersionLock(cache, version, { wait: false }, fn);
   } catch (err) {
@@ -475,17 +475,32 @@ export async function evictToFit(cache: string, maxBytes: number): Promise<Evict
   const evicted: string[] = [];
   for (const entry of entries) {
     if (totalBytes <= maxBytes) break;
-    const removed = await tryVersionLock(cache, entry.version, async () => {
-      if (await isInUse(entry.dir)) return false;
-      await removeDir(cache, entry.dir);
-      return true;
-    });
-    if (removed) {
+    if (await evictEntry(cache, entry)) {
       totalBytes -= entry.bytes;
       evicted.push(entry.version);
     }
   }
   return { evicted, totalBytes };
+}
+
+// Removes every entry whose version `keep` leaves out (a CI job's cache, cut to the releases its matrix ran before it
+// is saved under a key naming them), skipping any version locked or in use. Returns the versions removed.
+export async function evictAllBut(cache: string, keep: readonly string[]): Promise<string[]> {
+  await sweepOrphans(cache);
+  const evicted: string[] = [];
+  for (const entry of await listCachedVersions({ cacheDir: cache })) {
+    if (!keep.includes(entry.version) && (await evictEntry(cache, entry))) evicted.push(entry.version);
+  }
+  return evicted;
+}
+
+async function evictEntry(cache: string, entry: CachedRelease): Promise<boolean> {
+  const removed = await tryVersionLock(cache, entry.version, async () => {
+    if (await isInUse(entry.dir)) return false;
+    await removeDir(cache, entry.dir);
+    return true;
+  });
+  return removed === true;
 }
 
 // Staging and trash directories whose version is not locked were left by processes that died mid-fetch.

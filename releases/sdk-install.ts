@@ -7,7 +7,7 @@ import * as semver from "./semver-functions.ts";
 import { z } from "zod";
 import { UserError } from "../core/errors.ts";
 import { cacheDir } from "./cache-dir.ts";
-import { dirBytes, withVersionLock } from "./release-cache.ts";
+import { dirBytes, tryVersionLock, withVersionLock } from "./release-cache.ts";
 import { SDK_PACKAGE } from "./registry.ts";
 
 // The SDK a run of the sdk driver uses unless --sdk says otherwise: the release the orchestrator's SDK reproduction (bb #1718) used, pinned so a
@@ -93,6 +93,20 @@ export async function installSdk(word: string, options: { cacheDir?: string } = 
     }
     return { version, packageDir: sdkPackageDir(entry), fromCache: false, installedBytes: await dirBytes(entry) };
   });
+}
+
+// Removes every installed SDK release `keep` leaves out, skipping one another process is installing. Returns those removed.
+export async function evictSdkAllBut(cache: string, keep: readonly string[]): Promise<string[]> {
+  const root = sdkRoot(cache);
+  const evicted: string[] = [];
+  for (const version of (await fsp.readdir(root).catch(() => [] as string[])).filter((name) => semver.valid(name) && !keep.includes(name))) {
+    const removed = await tryVersionLock(root, version, async () => {
+      await fsp.rm(path.join(root, version), { recursive: true, force: true });
+      return true;
+    });
+    if (removed) evicted.push(version);
+  }
+  return evicted;
 }
 
 // Every published release of the SDK, as the registry lists them (`npm view … versions`).

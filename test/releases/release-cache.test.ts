@@ -12,9 +12,9 @@ import {
   fetchPackage,
   installRelease,
   listCachedVersions,
-  type CacheManifest,
   type InstalledRelease,
 } from "../../releases/release-cache.ts";
+import { fakeEntry } from "./fake-cache.ts";
 import { resolveClaude } from "../../releases/resolve.ts";
 
 // The smallest release: a 12 MB tarball, cli.mjs run with node.
@@ -162,31 +162,6 @@ describe("concurrent installs", () => {
 });
 
 describe("evictToFit", () => {
-  function fakeEntry(cache: string, version: string, lastUsedSecondsAgo: number, bytes = 1000): void {
-    const dir = path.join(cache, version);
-    fs.mkdirSync(path.join(dir, "package"), { recursive: true });
-    fs.writeFileSync(path.join(dir, "package", "claude"), "x");
-    const manifest: CacheManifest = {
-      version,
-      era: "native",
-      package: `@anthropic-ai/claude-code-linux-x64@${version}`,
-      integrity: "sha512-x",
-      executable: "package/claude",
-      sha256: "0".repeat(64),
-      executableBytes: 1,
-      executableMtimeMs: 0,
-      bytes,
-      downloadedBytes: bytes,
-      fetchMs: 1,
-      fetchedAt: new Date().toISOString(),
-    };
-    fs.writeFileSync(path.join(dir, "complete.json"), JSON.stringify(manifest));
-    const lastUsed = path.join(dir, "last-used");
-    fs.writeFileSync(lastUsed, "");
-    const when = new Date(Date.now() - lastUsedSecondsAgo * 1000);
-    fs.utimesSync(lastUsed, when, when);
-  }
-
   it("evicts least recently used first, until under the cap", async () => {
     const cache = tempDir("cache");
     fakeEntry(cache, "2.1.200", 10);
