@@ -1,9 +1,9 @@
 // Runs a composite action's `run:` steps here, in order, the way a GitHub runner does: bash with -eo pipefail, the
 // runner's files and variables (GITHUB_OUTPUT per step, GITHUB_STEP_SUMMARY, RUNNER_TEMP, GITHUB_WORKSPACE,
-// GITHUB_ACTION_PATH), `${{ }}` resolved in env and working-directory, a failed step skipping every later step but
-// those with `if: always()`. Steps that `uses:` another action (GitHub's cache and artefact actions) are skipped and
-// their outputs are empty, so what is tested is ccrepro's own part. An expression this small evaluator does not know
-// throws, rather than being read as empty.
+// GITHUB_ACTION_PATH, GITHUB_RUN_ID), `${{ }}` resolved in env and working-directory, a failed step skipping every
+// later step but those with `if: always()` or `if: ${{ !cancelled() }}`. Steps that `uses:` another action (GitHub's
+// cache and artefact actions) are skipped and their outputs are empty, so what is tested is ccrepro's own part. An
+// expression this small evaluator does not know throws, rather than being read as empty.
 import fs from "node:fs";
 import path from "node:path";
 import { execa } from "execa";
@@ -54,6 +54,18 @@ export interface RunActionOptions {
   workspace: string;
   runnerTemp: string;
   env?: NodeJS.ProcessEnv;
+  // The workflow run this is (GITHUB_RUN_ID, GITHUB_RUN_ATTEMPT): a night's run and a re-run of it differ here.
+  run?: { id: string; attempt: string };
+}
+
+// A step's `if:` as this runner reads it: whether the step runs after an earlier one failed. Nothing is ever cancelled
+// here, so `!cancelled()` runs as `always()` does; any other condition on a run: step is not understood.
+function runsAfterFailure(condition: string | undefined, name: string, isRun: boolean): boolean {
+  const bare = condition?.trim().replace(/^\$\{\{\s*(.*?)\s*\}\}$/, "$1");
+  if (bare === undefined) return false;
+  if (bare === "always()" || bare === "!cancelled()") return true;
+  if (isRun) throw new Error(`the action runner cannot evaluate if: ${condition} (step "${name}")`);
+  return false;
 }
 
 // GitHub's step output file: `name=value` lines, and `name<<DELIMITER` … `DELIMITER` for values with line breaks.
@@ -96,7 +108,8 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
   const inputs = Object.fromEntries(Object.entries(action.inputs).map(([name, spec]) => [name, options.inputs[name] ?? spec.default ?? ""]));
   for (const name of Object.keys(options.inputs)) if (!(name in action.inputs)) throw new Error(`action.yml has no input ${name}`);
   const stepsContext: Record<string, { outputs: Record<string, string> }> = {};
-  const github = { action_path: options.actionDir, workspace: options.workspace, run_id: "1", run_attempt: "1", server_url: "https://github.invalid", repository: "user/repo" };
+  const run = options.run ?? { id: "1", attempt: "1" };
+  const github = { action_path: options.actionDir, workspace: options.workspace, run_id: run.id, run_attempt: run.attempt, server_url: "https://github.invalid", repository: "user/repo" };
   const runner = { temp: options.runnerTemp, os: "Linux" };
   const context = (): Context => ({ inputs, steps: stepsContext, github, runner });
   const summaries: string[] = [];
@@ -104,9 +117,8 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
   for (const [i, step] of action.runs.steps.entries()) {
     const name = step.name ?? step.id ?? `step ${i + 1}`;
     if (step.id) stepsContext[step.id] = { outputs: {} };
-    const condition = step.if?.trim();
-    if (condition !== undefined && condition !== "always()" && step.run !== undefined) throw new Error(`the action runner cannot evaluate if: ${condition} (step "${name}")`);
-    if (step.uses !== undefined || (result.failed && condition !== "always()")) {
+    const afterFailure = runsAfterFailure(step.if, name, step.run !== undefined);
+    if (step.uses !== undefined || (result.failed && !afterFailure)) {
       result.steps.push({ name, ran: false, exitCode: null, stdout: "", stderr: "" });
       continue;
     }
@@ -137,6 +149,8 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
         GITHUB_STEP_SUMMARY: summaryFile,
         RUNNER_TEMP: options.runnerTemp,
         RUNNER_OS: runner.os,
+        GITHUB_RUN_ID: run.id,
+        GITHUB_RUN_ATTEMPT: run.attempt,
         ...env,
       },
     });
