@@ -18,6 +18,14 @@ type Standing = { rank: number; label: string };
 // The cell's change since the previous nightly, when the summary records one.
 const changeOf = (summary: Summary, cell: Cell) => summary.changes.find((c) => "key" in c && c.key === cell.key);
 
+// A GREEN where RED was expected fails, and says what makes it pass: nothing, when only the previous nightly held the
+// RED (the next night expects GREEN); an edit of the entry that holds it, when it is written down.
+function fixedLabel(expectation: Cell["expectation"]): string {
+  if (expectation.source === "previous") return "GREEN that was RED: fails tonight only, expected GREEN from the next night on";
+  const where = expectation.source === "config" ? "the nightly config's expectation" : "the scenario's `known` entry";
+  return `GREEN that was RED: fails every night until ${where} for ${expectation.versions} leaves this release out`;
+}
+
 // Fails the job: a cell not as expected, a change that counts against the nightly, a harness error.
 function standing(summary: Summary, cell: Cell): Standing {
   const change = changeOf(summary, cell);
@@ -25,6 +33,7 @@ function standing(summary: Summary, cell: Cell): Standing {
   if (cell.status === "error") return { rank: 2, label: "⚠️ harness error" };
   // A RED where GREEN (or nothing) was expected; a RED with other findings than expected is "not as expected" below.
   if (cell.verdict === "RED" && ((cell.status === "unexpected" && cell.expectation.verdict !== "RED") || (counts && change?.kind === "new-red"))) return { rank: 0, label: "❌ new RED" };
+  if (cell.status === "unexpected" && cell.verdict === "GREEN" && cell.expectation.verdict === "RED") return { rank: 1, label: `❌ ${fixedLabel(cell.expectation)}` };
   if (cell.status === "unexpected" || counts) return { rank: 1, label: `❌ ${change ? CHANGE_LABEL[change.kind] : "not as expected"}` };
   if (cell.verdict === "RED") return { rank: 3, label: cell.expectation.source === "previous" ? "RED, held by the previous nightly" : "known RED" };
   return { rank: 4, label: "as expected" };

@@ -1,43 +1,8 @@
 // A cell's verdict from its repeats, the comparison with the previous nightly, and the exit code they give.
 import { describe, expect, it } from "vitest";
-import { finding, type CheckResult, type Verdict } from "../../core/verdict.ts";
-import { assembleSummary } from "../../nightly/assemble.ts";
-import { cellFromRuns } from "../../nightly/cell-outcome.ts";
 import { compareWithPrevious, nightlyExitCode } from "../../nightly/compare.ts";
-import { parseNightlyConfig } from "../../nightly/config.ts";
-import { buildLedger } from "../../nightly/ledger.ts";
-import { cellKey } from "../../nightly/matrix.ts";
-import type { Cell, Summary } from "../../nightly/summary.ts";
-
-const SCENARIO = "resume-orphaned-background-task";
-// RED with prompt-settled-by-extra-result is expected on >=2.1.300; everything else defaults to GREEN.
-const ledger = buildLedger(
-  parseNightlyConfig(
-    { versions: ["latest"], seedFromScenarios: false, expectations: [{ scenario: SCENARIO, versions: ">=2.1.300", verdict: "RED", finding: "a", reason: "open bug" }] },
-    "test.json",
-  ),
-);
-
-const result = (verdict: Verdict, ...ids: string[]): CheckResult => ({
-  verdict,
-  reason: ids.join(", ") || verdict.toLowerCase(),
-  findings: ids.map((id) => finding({ id, red: true, title: id, where: "w" })),
-  notes: [],
-});
-
-function cell(version: string, ...results: CheckResult[]): Cell {
-  return cellAfter([], version, ...results);
-}
-
-// The same cell judged on a night whose previous nightly had `before`.
-function cellAfter(before: readonly Cell[], version: string, ...results: CheckResult[]): Cell {
-  const planned = { key: cellKey(SCENARIO, "", version), scenario: SCENARIO, params: {}, paramsLabel: "", version };
-  return cellFromRuns(planned, results.map((r) => ({ dir: null, result: r, wallMs: 1 })), ledger, new Map(before.map((c) => [c.key, c])));
-}
-
-function summaryOf(cells: Cell[], startedAt = "2026-11-01T00:00:00.000Z"): Summary {
-  return assembleSummary({ kind: "nightly", startedAt, endedAt: startedAt, config: null, versionWords: [], releases: [], shard: null, mergedFrom: [], cells, previous: null });
-}
+import type { Cell } from "../../nightly/summary.ts";
+import { cell, cellAfter, result, SCENARIO, summaryOf } from "./cell-fixtures.ts";
 
 describe("cellFromRuns", () => {
   it("gives agreeing repeats their verdict and judges it against the ledger", () => {
