@@ -43,5 +43,10 @@ describe("the packed package", { timeout: 300_000 }, () => {
     // `ccrepro new --from` and the copy a run keeps).
     expect(files.filter((file) => /\.ts$/.test(file) && !file.endsWith(".d.ts") && !file.startsWith("dist/"))).toEqual([]);
     expect(files.filter((file) => file.startsWith("test/") || file.startsWith("runs/"))).toEqual([]);
+    // Every file the exports name, under any condition, is shipped (a `source` condition once named ./kit/*.ts).
+    const leaves = (value: unknown): string[] => (typeof value === "string" ? [value] : Object.values(value as object).flatMap(leaves));
+    const exported = leaves((JSON.parse(pkg.readFile("/node_modules/ccrepro/package.json") as string) as { exports: object }).exports);
+    expect(exported.length).toBeGreaterThan(3);
+    expect(exported.map((target) => target.replace(/^\.\//, "")).filter((file) => !files.includes(file))).toEqual([]);
   });
 });
