@@ -32,6 +32,12 @@ describe("CHANGELOG.md", () => {
     expect(newestSection(fs.readFileSync(path.join(ROOT, "CHANGELOG.md"), "utf8"))).toBe(versionOf(ROOT));
   });
 
+  it("bumps a breaking change as docs/versioning.md says: the minor version while ccrepro is 0.x, else the major", () => {
+    const breaking = pending(ROOT).filter((change) => /^Breaking:/m.test(change.text));
+    const wanted = versionOf(ROOT).startsWith("0.") ? "minor" : "major";
+    for (const change of breaking) expect(change.bump, change.text.split("\n")[0]).toBe(wanted);
+  });
+
   it("gets the next version's section from the pending changesets", async () => {
     const changes = pending(ROOT);
     for (const entry of ["package.json", "CHANGELOG.md", ".changeset"]) fs.cpSync(path.join(ROOT, entry), path.join(scratch, entry), { recursive: true });
