@@ -29,3 +29,10 @@ export function findPreviousNightly(outDir: string, before: Date): PreviousNight
   }
   return best;
 }
+
+// What --previous says: a summary to compare with, none at all (--no-previous: a CI job whose ledger has none, where
+// a folder beside --out may hold anything), or, unsaid, the newest earlier nightly beside --out.
+export function previousNightlyFor(option: string | false | undefined, outDir: string, now: Date): PreviousNightly | null {
+  if (option === false) return null;
+  return option ? loadPreviousNightly(option) : findPreviousNightly(outDir, now);
+}

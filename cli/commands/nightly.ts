@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import { UserError } from "../../core/errors.ts";
 import { claimFolder } from "../../core/folder-writer.ts";
 import { checkOutDir, defaultNightlyDir } from "../../nightly/out-dir.ts";
-import { findPreviousNightly, loadPreviousNightly } from "../../nightly/previous.ts";
+import { previousNightlyFor } from "../../nightly/previous.ts";
 import { formatCellFinished, formatPlanned } from "../../nightly/progress.ts";
 import { nightly } from "../../nightly/nightly.ts";
 import { parseShard } from "../../nightly/shard.ts";
@@ -23,6 +23,7 @@ export function registerNightlyCommand(program: Command, ctx: CliContext): void 
     .option("--config <file>", "nightly config (JSON; a scenario entry may be a file path, relative to the config); default: every scenario on latest, the 2.1.281 baseline and releases since the previous nightly")
     .option("--out <dir>", "the nightly directory; default runs/nightly-<UTC time>")
     .option("--previous <file>", "summary.json (or nightly directory) to compare with; default: the newest earlier nightly beside --out")
+    .option("--no-previous", "compare with no earlier nightly (a first night; a CI job whose ledger has none)")
     .option("--shard <K/N>", "run only slice K of N of the matrix (merge the slices with report --merge)")
     .option("--concurrency <n>", "cells at a time, overriding the config", wholeNumber("--concurrency", 1, 64))
     .action(async (options) => {
@@ -40,7 +41,7 @@ export function registerNightlyCommand(program: Command, ctx: CliContext): void 
       // One writer per folder, as sweep and atlas keep it: a second nightly into this --out refuses before it runs.
       const release = claimFolder(outDir, "ccrepro nightly", (line) => ctx.note(line));
       try {
-        const previous = options.previous ? loadPreviousNightly(options.previous) : findPreviousNightly(outDir, now);
+        const previous = previousNightlyFor(options.previous, outDir, now);
         ctx.note(previous ? `comparing with the nightly of ${utc(previous.summary.startedAt)} (${previous.path})` : "no previous nightly to compare with");
         const progress = createProgress("nightly", { linesCarryCount: true });
         const { summary, sweeps, atlas } = await nightly({

@@ -4,7 +4,7 @@ import { Option, type Command } from "commander";
 import { UserError } from "../../core/errors.ts";
 import { mergeShards } from "../../nightly/merge.ts";
 import { checkOutDir, defaultNightlyDir } from "../../nightly/out-dir.ts";
-import { findPreviousNightly, loadPreviousNightly } from "../../nightly/previous.ts";
+import { previousNightlyFor } from "../../nightly/previous.ts";
 import { readSummary } from "../../nightly/summary.ts";
 import { loadReportInput } from "../../report/report-target.ts";
 import { renderIssue } from "../../report/issue.ts";
@@ -21,6 +21,7 @@ export function registerReportCommand(program: Command, ctx: CliContext): void {
     .option("--merge <dirs...>", "shard directories of one nightly to join into one (writes every report into --out)")
     .option("--out <dir>", "with --merge: the merged nightly directory; default runs/nightly-<UTC time>")
     .option("--previous <file>", "with --merge: summary.json to compare with; default: the newest earlier nightly beside --out")
+    .option("--no-previous", "with --merge: compare with no earlier nightly")
     .action((dir: string | undefined, options, command: Command) => {
       // An option that does nothing with the others given is refused, naming why (issue 41, item 8).
       const given = (name: string) => command.getOptionValueSource(name) === "cli";
@@ -41,7 +42,7 @@ export function registerReportCommand(program: Command, ctx: CliContext): void {
         const now = new Date();
         const outDir = checkOutDir(options.out ?? defaultNightlyDir(now));
         const shards = (options.merge as string[]).map((shardDir) => ({ dir: path.resolve(shardDir), summary: readSummary(shardDir) }));
-        const previous = options.previous ? loadPreviousNightly(options.previous) : findPreviousNightly(outDir, now);
+        const previous = previousNightlyFor(options.previous, outDir, now);
         publishNightly(ctx, { summary: mergeShards(shards, outDir, previous), baseDir: outDir }, outDir);
         return;
       }

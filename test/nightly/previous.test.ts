@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { UserError } from "../../core/errors.ts";
 import { checkOutDir, defaultNightlyDir } from "../../nightly/out-dir.ts";
-import { findPreviousNightly, loadPreviousNightly } from "../../nightly/previous.ts";
+import { findPreviousNightly, loadPreviousNightly, previousNightlyFor } from "../../nightly/previous.ts";
 import type { Summary } from "../../nightly/summary.ts";
 import { fixtureSummary, tempDir } from "./fixture.ts";
 
@@ -16,6 +16,18 @@ function place(root: string, name: string, summary: Partial<Summary> | string): 
   fs.writeFileSync(path.join(dir, "summary.json"), typeof summary === "string" ? summary : JSON.stringify({ ...recorded, ...summary }));
   return dir;
 }
+
+describe("previousNightlyFor", () => {
+  it("takes the file given, none for --no-previous, and else the newest earlier nightly beside --out", () => {
+    const root = tempDir("previous-option");
+    const ledger = place(root, "ccrepro-ledger-x", { startedAt: "2026-11-01T00:00:00.000Z" });
+    const out = path.join(root, "ccrepro-x");
+    const now = new Date("2026-11-20T00:00:00.000Z");
+    expect(previousNightlyFor(undefined, out, now)?.path).toBe(path.join(ledger, "summary.json"));
+    expect(previousNightlyFor(false, out, now)).toBeNull();
+    expect(previousNightlyFor(ledger, out, now)?.summary.startedAt).toBe("2026-11-01T00:00:00.000Z");
+  });
+});
 
 describe("findPreviousNightly", () => {
   it("takes the newest earlier whole nightly, skipping shards, later, damaged and unfinished ones", () => {
