@@ -27,8 +27,9 @@ export interface ProofsOutcome {
   kept: KeptProof[];
   // Proof runs that could not be kept, with why (gone, over the budget, or a re-check that disagrees after pruning).
   refused: { dir: string; why: string }[];
-  // Entries left out of the written atlas because a proof of theirs was not kept: it holds only what it can prove.
-  leftOut: string[];
+  // Entries left out of the written atlas, each with why: a proof of theirs was not kept, or the search that measured
+  // them was cut before every boundary was an adjacent pair. It holds only what it can prove.
+  leftOut: { entry: string; why: string }[];
 }
 
 // Least pruned first: request headers dropped; then long texts trimmed; then the tool definitions left out of each
@@ -94,8 +95,12 @@ export function keepProofs(fromDir: string, toDir: string, scenarioNamed: (name:
   const rename = (dir: string) => renamed.get(dir) ?? dir;
   const unproved = new Set(refused.map((r) => r.dir));
   const provable = (entry: AtlasEntry) => entry.boundaries.every((b) => [...b.proof.before, ...b.proof.after].every((dir) => !unproved.has(dir)));
-  const leftOut = atlas.entries.filter((entry) => !provable(entry)).map((entry) => `${entry.scenario} ${JSON.stringify(entry.params)}`);
-  const entries = atlas.entries.filter(provable).map((entry) => ({
+  const whyLeftOut = (entry: AtlasEntry) => (!entry.complete ? "its search was cut before it finished" : !provable(entry) ? "a proof of it was not kept" : null);
+  const leftOut = atlas.entries.flatMap((entry) => {
+    const why = whyLeftOut(entry);
+    return why === null ? [] : [{ entry: `${entry.scenario} ${JSON.stringify(entry.params)}`, why }];
+  });
+  const entries = atlas.entries.filter((entry) => whyLeftOut(entry) === null).map((entry) => ({
     ...entry,
     cells: entry.cells.map((cell) => ({ ...cell, runs: cell.runs.map((run) => ({ ...run, dir: run.dir === null ? null : rename(run.dir) })) })),
     boundaries: entry.boundaries.map((b) => ({ ...b, proof: { before: b.proof.before.map(rename), after: b.proof.after.map(rename) } })),

@@ -16,7 +16,7 @@ const { kept, refused, leftOut, file } = keepProofs(from, to, findScenario);
 const site = checkedInSite(file, to);
 for (const proof of kept) console.log(`kept ${proof.dir}: ${proof.verdict}${proof.red.length ? ` ${proof.red.join(" ")}` : ""}, ${Math.round(proof.bytes / 1024)} KiB`);
 for (const proof of refused) console.log(`NOT kept ${proof.dir}: ${proof.why}`);
-for (const entry of leftOut) console.log(`left out of the written atlas (a proof not kept): ${entry}`);
+for (const { entry, why } of leftOut) console.log(`left out of the written atlas (${why}): ${entry}`);
 const total = kept.reduce((sum, proof) => sum + proof.bytes, 0);
 console.log(`${kept.length} proof(s) kept, ${Math.round(total / 1024)} KiB in all; ${refused.length} not kept\nsite: ${site}`);
 process.exitCode = refused.length > 0 ? 1 : 0;

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readAtlasFile } from "../../atlas/atlas-file.ts";
+import { readAtlasFile, writeAtlasFile } from "../../atlas/atlas-file.ts";
 import { runAtlas } from "../../atlas/run-atlas.ts";
 import type { ReleaseRunner } from "../../pipeline/run-scenario.ts";
 import { checkRecordedRun } from "../../pipeline/check-recorded-run.ts";
@@ -60,7 +60,19 @@ describe("keepProofs", () => {
     const to = tmp();
     const { kept, refused, leftOut, file } = keepProofs(from, to, findScenario);
     expect(refused).toEqual([{ dir: "runs/notification-green-2.1.332", why: "the run directory is gone" }]);
-    expect(leftOut).toEqual([`${scenario.name} ${JSON.stringify(scenario.params.parse({}))}`]);
+    expect(leftOut).toEqual([{ entry: `${scenario.name} ${JSON.stringify(scenario.params.parse({}))}`, why: "a proof of it was not kept" }]);
+    expect(file.entries).toEqual([]);
+    expect(kept).toEqual([]);
+    expect(fs.readdirSync(path.join(to, "proofs"))).toEqual([]);
+  });
+
+  it("leaves out an entry whose search was cut before it finished, with its proofs", async () => {
+    const from = await atlasOfFixtures();
+    const atlas = readAtlasFile(from);
+    writeAtlasFile(from, { ...atlas, entries: atlas.entries.map((entry) => ({ ...entry, complete: false })) });
+    const to = tmp();
+    const { kept, leftOut, file } = keepProofs(from, to, findScenario);
+    expect(leftOut).toEqual([{ entry: `${scenario.name} ${JSON.stringify(scenario.params.parse({}))}`, why: "its search was cut before it finished" }]);
     expect(file.entries).toEqual([]);
     expect(kept).toEqual([]);
     expect(fs.readdirSync(path.join(to, "proofs"))).toEqual([]);
