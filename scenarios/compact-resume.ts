@@ -74,9 +74,18 @@ export default defineScenario({
         : [];
     return { reached: reached(), findings, notes: [`resumed request #${asked.seq}: ${asked.stream}, ${asked.messages.length} messages`] };
   },
-  // Not reproduced: `ccrepro run compact-resume --claude V [--driver terminal]` (2026-12-01 headless, 2026-12-06 terminal).
+  // Not reproduced: `ccrepro run compact-resume --claude V [--driver terminal] [--repeat 3]` (2026-12-01 headless, 2026-12-06
+  // terminal, and the headless edge at 2.1.268/2.1.269); `ccrepro atlas compact-resume --versions ">=2.1.240"`.
   known: [
     { versions: "1.0.128 || 2.0.72 || 2.1.29 || 2.1.90 || 2.1.112 || 2.1.281 || 2.1.332", driver: "headless", verdict: "GREEN", note: "the resumed request starts from the summary (1 message on 2.1.281 and 2.1.332, 3 on the older ones); one run each (2026-12-01), 2.1.332 again 2026-12-06" },
+    {
+      versions: ">=2.1.240 <=2.1.268",
+      driver: "headless",
+      verdict: "INCONCLUSIVE",
+      note:
+        "the premise is not reached: after one exchange `/compact` answers \"Not enough messages to compact.\", so there is no summary to resume from; " +
+        "the atlas of 2026-12-06 (2.1.240, 2.1.250, 2.1.263, 2.1.268 measured, the rest assumed), and 2.1.240, 2.1.268 3 of 3; 2.1.269 compacts (GREEN 3 of 3, and GREEN on every release measured to 2.1.337)",
+    },
     {
       versions: "2.0.71 || 2.0.72 || 2.0.73 || 2.1.332",
       driver: "terminal",
