@@ -4,7 +4,7 @@
 //
 //   summary.json    every cell the runs have seen, the newest run's cells winning (what the next run compares with)
 //   baseline.json   the summary the run that wrote the folder compared with (absent when it had none)
-//   run.json        { runId }: the workflow run that wrote the folder
+//   written-by.json { runId }: the workflow run that wrote the folder
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -15,7 +15,7 @@ import { totalsOf } from "./cell-outcome.ts";
 import { readSummary, SUMMARY_FILE, summarySchema, type Summary } from "./summary.ts";
 
 const BASELINE_FILE = "baseline.json";
-const RUN_FILE = "run.json";
+const RUN_FILE = "written-by.json";
 const runSchema = z.object({ runId: z.string() });
 
 // The cache key prefix of one matrix's ledger: a fixed-length hash of its name, then a terminator, so no name's prefix

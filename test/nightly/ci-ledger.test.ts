@@ -81,7 +81,7 @@ describe("the ledger folder across runs and re-runs", () => {
   it("refuses a run file it cannot read, saying to delete the cache entry", () => {
     const broken = path.join(scratch, "broken");
     fs.mkdirSync(broken);
-    fs.writeFileSync(path.join(broken, "run.json"), JSON.stringify({ run: 1 }));
+    fs.writeFileSync(path.join(broken, "written-by.json"), JSON.stringify({ run: 1 }));
     expect(() => ledgerBaseline(broken, "1")).toThrow(/does not say which run wrote the ledger .*delete the ledger's cache entry/);
   });
 });
