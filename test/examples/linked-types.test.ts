@@ -1,6 +1,6 @@
 // The README's way to give an editor the types: the checkout linked as node_modules/ccrepro (what `npm link ccrepro`
-// makes) in a folder outside it. "ccrepro" then resolves through package.json's exports to the built kit (dist/), and
-// the example type-checks against its declarations.
+// makes) in a folder outside it. "ccrepro" then resolves through package.json's exports to kit/index.ts, and the
+// example type-checks against it.
 import fs from "node:fs";
 import module from "node:module";
 import os from "node:os";
@@ -20,7 +20,7 @@ describe("a scenario folder with ccrepro linked", () => {
 
   it("resolves the bare name to the public entry", () => {
     const resolved = module.createRequire(path.join(folder, "my-bug.ts")).resolve("ccrepro");
-    // Node takes the exports' default: the compiled kit. (In the checkout, tsconfig's paths give the type checker kit/.)
+    // Node takes the exports' default: the compiled kit (the `source` condition is the type checker's, in the checkout).
     expect(fs.realpathSync(resolved)).toBe(path.join(fs.realpathSync(ROOT), "dist", "kit", "index.js"));
   });
 
