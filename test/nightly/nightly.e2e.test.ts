@@ -41,12 +41,13 @@ describe("ccrepro nightly on real releases", () => {
   let summary: Summary;
 
   beforeAll(async () => {
-    // The previous nightly: the recorded one, except that the header scenario was RED on 2.1.332 then.
+    // The previous nightly: the recorded one, except that the header scenario was RED on 2.1.332 then, and the orphan on
+    // 2.1.281 was not in it (a RED the previous nightly held would be expected again: only a RED nothing held fails).
     const recorded = fixtureSummary();
     const previous: Summary = {
       ...recorded,
       startedAt: "2026-11-25T00:00:00.000Z",
-      cells: recorded.cells.map((c) => (c.key === HEADER_332 ? { ...c, verdict: "RED", redFindings: ["notification-changed"] } : c)),
+      cells: recorded.cells.filter((c) => c.key !== ORPHAN_281).map((c) => (c.key === HEADER_332 ? { ...c, verdict: "RED", redFindings: ["notification-changed"] } : c)),
     };
     fs.mkdirSync(path.dirname(previousFile), { recursive: true });
     fs.writeFileSync(previousFile, JSON.stringify(previous));
@@ -79,9 +80,10 @@ describe("ccrepro nightly on real releases", () => {
     }
   });
 
-  it("compares with the previous nightly: the header cell that was RED there is fixed", () => {
+  it("compares with the previous nightly: the orphan cell it did not have is a new RED, the header cell that was RED there is fixed", () => {
     expect(summary.previous).toEqual({ path: previousFile, startedAt: "2026-11-25T00:00:00.000Z" });
     expect(summary.changes).toEqual([
+      { kind: "new-red", key: ORPHAN_281, before: null, after: { verdict: "RED", redFindings: ["prompt-settled-by-extra-result"] }, regression: true },
       { kind: "fixed", key: HEADER_332, before: { verdict: "RED", redFindings: ["notification-changed"] }, after: { verdict: "GREEN", redFindings: [] }, regression: false },
     ]);
     expect(summary.exitCode).toBe(1);
