@@ -11,6 +11,8 @@ import { CCREPRO_ROOT } from "../core/package-root.ts";
 
 export const ATLAS_FILE = "atlas.json";
 export const ATLAS_RUNS_DIR = "runs";
+// What the last atlas run changed in atlas.json, a line each (atlas/changes.ts), for a CI job summary to show.
+export const ATLAS_CHANGES_FILE = "changes.txt";
 
 // Why a release was measured: a stride sample, a bisection step between two samples that differ, a --verify check
 // inside an assumed interval; "reused" when its verdict came from an earlier run directory and cost no run.

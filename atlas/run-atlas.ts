@@ -15,6 +15,7 @@ import { findReusedVerdicts } from "../bisect/reuse-dirs.ts";
 import type { ReusedRun } from "../bisect/types.ts";
 import { ATLAS_FILE, ATLAS_RUNS_DIR, readAtlasFile, redOf, sameVariant, writeAtlasFile, type AtlasCell, type AtlasEntry, type AtlasFile } from "./atlas-file.ts";
 import { boundariesOf, intervalsOf, searchEntry, type Probe } from "./search.ts";
+import { atlasChanges, type AtlasChange } from "./changes.ts";
 
 export interface AtlasSubject {
   scenario: Scenario;
@@ -54,6 +55,8 @@ export interface AtlasOutcome {
   runs: number;
   reused: number;
   interrupted: boolean;
+  // What this run changed in the atlas it started from (every entry new for a fresh --out).
+  changes: AtlasChange[];
 }
 
 function startingFile(outDir: string): AtlasFile {
@@ -116,6 +119,7 @@ async function atlasFolder(options: AtlasOptions): Promise<AtlasOutcome> {
   const runner = options.runner ?? releaseRunner(runsDir, { cache: options.cache });
   const emit = options.onEvent ?? (() => {});
   let file = startingFile(outDir);
+  const before = file;
   let written = writeAtlasFile(outDir, file);
   let runs = 0;
   let reusedCount = 0;
@@ -210,5 +214,5 @@ async function atlasFolder(options: AtlasOptions): Promise<AtlasOutcome> {
       break;
     }
   }
-  return { file, path: written, runs, reused: reusedCount, interrupted };
+  return { file, path: written, runs, reused: reusedCount, interrupted, changes: atlasChanges(before, file) };
 }

@@ -4,6 +4,7 @@
 import path from "node:path";
 import { UserError } from "../core/errors.ts";
 import { boundaryLine } from "../atlas/atlas-file.ts";
+import { atlasChangeLine } from "../atlas/changes.ts";
 import { runAtlas, type AtlasEvent, type AtlasOutcome } from "../atlas/run-atlas.ts";
 import { scenarioByName } from "../pipeline/scenario-registry.ts";
 import type { ReleaseRunner } from "../pipeline/run-scenario.ts";
@@ -60,6 +61,7 @@ export async function extendAtlas(options: NightlyAtlasOptions): Promise<{ outco
         boundaries: e.boundaries.map(boundaryLine),
         complete: e.complete,
       })),
+    changes: outcome.changes.filter((c) => names.has(c.scenario)).map(atlasChangeLine),
   };
   return { outcome, dir, record };
 }

@@ -115,6 +115,9 @@ export const nightlyAtlasSchema = z.object({
       complete: z.boolean(),
     }),
   ),
+  // What tonight changed in the atlas, a line each (atlas/changes.ts): boundaries gained or lost, releases whose state
+  // is now another, the releases added. Absent in summaries written before nightlies said so.
+  changes: z.array(z.string()).optional(),
 });
 export type NightlyAtlas = z.infer<typeof nightlyAtlasSchema>;
 

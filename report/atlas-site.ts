@@ -148,7 +148,8 @@ export function nightlyAtlasLines(atlas: NonNullable<Summary["atlas"]>): { site:
     const bounds = e.boundaries.length ? e.boundaries.join("; ") : "no boundary";
     return `${e.scenario}${params}: ${e.measured} of ${e.releases} release(s) measured${e.complete ? "" : ", not complete"} — ${bounds}`;
   });
-  return { site: atlasSiteIndex(atlas.dir), head, entries };
+  const changes = atlas.changes === undefined ? [] : atlas.changes.length > 0 ? atlas.changes.map((line) => `changed tonight: ${line}`) : ["changed tonight: nothing"];
+  return { site: atlasSiteIndex(atlas.dir), head, entries: [...entries, ...changes] };
 }
 
 export function writeAtlasSite(atlas: AtlasFile, atlasDir: string, scenarios: Readonly<Record<string, ScenarioInfo>>): string {

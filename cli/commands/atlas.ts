@@ -1,11 +1,14 @@
 // `ccrepro atlas`: scenarios across a release range by boundary search; writes atlas.json and the site, resumable.
+import fs from "node:fs";
 import path from "node:path";
 import { EXIT_ERROR } from "../../core/exit-codes.ts";
 import type { Command } from "commander";
 import { UserError } from "../../core/errors.ts";
 import { runAtlas, type AtlasEvent } from "../../atlas/run-atlas.ts";
+import { atlasChangeLine, type AtlasChange } from "../../atlas/changes.ts";
+import { extendEveryEntry } from "../../atlas/extend.ts";
 import { mergeAtlases, resolveMerged } from "../../atlas/merge.ts";
-import { ATLAS_FILE, type AtlasFile } from "../../atlas/atlas-file.ts";
+import { ATLAS_CHANGES_FILE, ATLAS_FILE, type AtlasFile } from "../../atlas/atlas-file.ts";
 import { resolveSweepVersions } from "../../sweep/versions.ts";
 import type { CliContext } from "../context.ts";
 import { atlasEventLine, formatAtlasEntry, writeSiteOf } from "../atlas-output.ts";
@@ -33,6 +36,7 @@ export function registerAtlasCommand(program: Command, ctx: CliContext): void {
     .option("--out <dir>", "the atlas directory (atlas.json, site/, runs/); running again with it resumes", DEFAULT_ATLAS_OUT)
     .option("--merge <dirs...>", "merge these atlas directories (shards of the same scenarios over adjacent ranges) into --out instead of running")
     .option("--resolve", "with --merge: then bisect the boundaries the merge left open (releases between two shards' answers)")
+    .option("--extend", "extend every entry of --out's atlas.json to the newest releases, each from its own first release with its own driver, stride and repeats, and say what changed")
     .option("--json", "print atlas.json instead of the intervals")
     .action(async (names: string[], options, command: Command) => {
       // The atlas's runs are its proofs, so they live inside the atlas directory; a --runs-dir elsewhere would split them.
@@ -49,8 +53,24 @@ export function registerAtlasCommand(program: Command, ctx: CliContext): void {
       let runs = 0;
       let reused = 0;
       let interrupted = false;
+      let changes: AtlasChange[] | null = null;
       const scenarios = await Promise.all(names.map((n) => ctx.scenarioNamed(n)));
-      if (options.merge) {
+      if (options.extend) {
+        const own = ["stride", "repeat", "param", "driver", "sdk"].filter((name) => command.getOptionValueSource(name) === "cli");
+        if (own.length > 0) throw new UserError(`atlas --extend measures each entry as it was measured; --${own.join(", --")} does not apply`, "CONFLICTING_OPTIONS", { hint: "drop those options, or drop --extend and name the scenario with its --versions" });
+        if (names.length > 0 || options.merge || options.versions) throw new UserError("atlas --extend takes its scenarios and ranges from --out's atlas.json", "CONFLICTING_OPTIONS", { hint: "drop the scenario names, --versions and --merge; or drop --extend" });
+        const outcome = await extendEveryEntry({
+          outDir,
+          scenarioNamed: (name) => ctx.scenarioNamed(name),
+          releasesFrom: (from) => resolveSweepVersions(`>=${from}`),
+          verify: options.verify,
+          jobs: withinCores(options.jobs, "--jobs"),
+          reuse: options.reuse.map((d: string) => path.resolve(d)),
+          signal: ctx.interruptSignal(),
+          onEvent,
+        });
+        ({ file, runs, reused, interrupted, changes } = outcome);
+      } else if (options.merge) {
         if (names.length > 0) throw new UserError("atlas --merge takes atlas directories, not scenarios: the shards name theirs", "CONFLICTING_OPTIONS");
         file = mergeAtlases(options.merge, outDir);
         const open = file.entries.filter((e) => !e.complete).length;
@@ -74,8 +94,14 @@ export function registerAtlasCommand(program: Command, ctx: CliContext): void {
           onEvent,
         });
         ({ file, runs, reused, interrupted } = outcome);
+        changes = outcome.changes;
       }
       ctx.note(`atlas: ${runs} run(s), ${reused} release(s) reused, ${formatDuration(Date.now() - started)} wall`);
+      if (changes) {
+        const lines = changes.length > 0 ? changes.map(atlasChangeLine) : [`nothing changed in ${ATLAS_FILE}`];
+        fs.writeFileSync(path.join(outDir, ATLAS_CHANGES_FILE), `${lines.join("\n")}\n`);
+        ctx.note(changes.length > 0 ? `atlas: what changed in ${ATLAS_FILE}:\n${lines.map((line) => `  ${line}`).join("\n")}` : `atlas: ${lines[0]}`);
+      }
       if (interrupted) {
         ctx.note(`atlas: interrupted; what finished is in atlas.json. Resume with:\n  ${resumeCommand(process.argv.slice(2))}`);
         ctx.setExit(EXIT_ERROR);

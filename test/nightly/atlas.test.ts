@@ -53,7 +53,9 @@ describe("extendAtlas", () => {
     expect(first.ran).toEqual(["2.1.270", "2.1.274", "2.1.278", "2.1.280"]);
     expect(first.record.entries[0]!.boundaries).toEqual([]);
     // 2.1.281 agrees with 2.1.280: its one run, nothing else.
-    expect((await night(281)).ran).toEqual(["2.1.281"]);
+    const second = await night(281);
+    expect(second.ran).toEqual(["2.1.281"]);
+    expect(second.record.changes).toEqual([`${SCENARIO} ${JSON.stringify(first.record.entries[0]!.params)} headless: 1 release(s) added, 2.1.281: RED notification-changed`]);
     // 2.1.282–2.1.283 agree (one sample at the new end: the gap is under the stride), no boundary yet.
     expect((await night(283)).ran).toEqual(["2.1.283"]);
     // Three new releases, the newest GREEN: its sample, then the bisection between 2.1.283 and 2.1.286 (2.1.284 is
@@ -63,6 +65,10 @@ describe("extendAtlas", () => {
     expect(fourth.record).toMatchObject({ dir: path.join("..", "atlas"), runs: 2, interrupted: false });
     expect(fourth.record.entries).toEqual([
       { scenario: SCENARIO, params: expect.any(Object), releases: 17, measured: 8, boundaries: ["2.1.283 → 2.1.284: RED notification-changed → GREEN"], complete: true },
+    ]);
+    expect(fourth.record.changes).toEqual([
+      `${SCENARIO} ${JSON.stringify(first.record.entries[0]!.params)} headless: new boundary 2.1.283 → 2.1.284: RED notification-changed → GREEN`,
+      `${SCENARIO} ${JSON.stringify(first.record.entries[0]!.params)} headless: 3 release(s) added, 2.1.284 – 2.1.286: GREEN`,
     ]);
     expect(readAtlasFile(out).entries[0]!.runs).toBe(8);
   });
@@ -83,6 +89,7 @@ describe("nightly with an atlas", () => {
     expect(outcome.summary.exitCode).toBe(fixtureSummary().exitCode);
     const md = renderMarkdown({ summary: outcome.summary, baseDir: outDir });
     expect(md).toContain("## Atlas");
+    expect(md).toContain(`- changed tonight: ${SCENARIO}`);
     expect(md).toContain("[The atlas site](../atlas/site/index.html)");
     expect(renderHtml({ summary: outcome.summary, baseDir: outDir })).toContain('<a href="../atlas/site/index.html">The atlas site</a>');
   });

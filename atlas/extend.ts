@@ -1,0 +1,48 @@
+// Extends every entry of an atlas directory to the releases published since it was measured: each entry over every
+// release from its own first one, with its own driver, SDK release, stride and repeats, so a nightly keeps a whole
+// checked-in atlas current without naming its scenarios and variants a second time.
+import type { Driver, Scenario } from "../kit/scenario.ts";
+import { readAtlasFile, type AtlasEntry, type AtlasFile } from "./atlas-file.ts";
+import { atlasChanges } from "./changes.ts";
+import { runAtlas, type AtlasOptions, type AtlasOutcome } from "./run-atlas.ts";
+
+export interface ExtendOptions extends Pick<AtlasOptions, "verify" | "jobs" | "reuse" | "cache" | "runner" | "random" | "signal" | "onEvent"> {
+  outDir: string;
+  scenarioNamed: (name: string) => Promise<Scenario>;
+  // Every release from `from` to the newest published, ascending.
+  releasesFrom: (from: string) => Promise<string[]>;
+}
+
+// Entries measured alike go through one atlas run: the same driver, SDK release, first release, stride and repeats.
+export function extensionGroups(file: AtlasFile): AtlasEntry[][] {
+  const groups = new Map<string, AtlasEntry[]>();
+  for (const entry of file.entries) {
+    const key = JSON.stringify([entry.driver, entry.sdk, entry.versions[0], entry.stride, entry.repeat]);
+    groups.set(key, [...(groups.get(key) ?? []), entry]);
+  }
+  return [...groups.values()];
+}
+
+export async function extendEveryEntry(options: ExtendOptions): Promise<AtlasOutcome> {
+  const before = readAtlasFile(options.outDir);
+  let outcome: AtlasOutcome | null = null;
+  let runs = 0;
+  let reused = 0;
+  for (const group of extensionGroups(before)) {
+    const first = group[0]!;
+    const subjects = await Promise.all(group.map(async (entry) => ({ scenario: await options.scenarioNamed(entry.scenario), params: entry.params })));
+    outcome = await runAtlas({
+      ...options,
+      subjects,
+      drive: { driver: first.driver as Driver, ...(first.sdk ? { sdk: first.sdk } : {}) },
+      versions: await options.releasesFrom(first.versions[0]!),
+      stride: first.stride,
+      repeat: first.repeat,
+    });
+    runs += outcome.runs;
+    reused += outcome.reused;
+    if (outcome.interrupted) break;
+  }
+  const file = outcome?.file ?? before;
+  return { file, path: outcome?.path ?? options.outDir, runs, reused, interrupted: outcome?.interrupted ?? false, changes: atlasChanges(before, file) };
+}
