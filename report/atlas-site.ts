@@ -29,7 +29,7 @@ function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <title>${escapeMarkup(title)}</title><style>
 body{font-family:system-ui,sans-serif;margin:24px;color:#1f2328}table{border-collapse:collapse}td,th{padding:3px 8px;text-align:left;border-bottom:1px solid #d0d7de;vertical-align:top}
-.row-label{font-size:13px;max-width:260px;overflow-wrap:anywhere}a .cell:hover{stroke:#1f2328;stroke-width:1.5}.legend span{display:inline-block;padding:2px 8px;margin-right:6px;color:#fff;border-radius:3px;font-size:12px}
+.row-label{font-size:13px;min-width:240px;max-width:300px;overflow-wrap:anywhere}.row-label>div{width:240px}a .cell:hover{stroke:#1f2328;stroke-width:1.5}.legend span{display:inline-block;padding:2px 8px;margin-right:6px;color:#fff;border-radius:3px;font-size:12px}
 </style></head><body>${body}</body></html>
 `;
 }
@@ -90,7 +90,7 @@ export function atlasIndexPage(atlas: AtlasFile, atlasDir: string, pageDir: stri
   const rows = atlas.entries.map((entry) => {
     const runs = `${entry.cells.length} measured of ${entry.versions.length}, ${entry.runs} run(s)${entry.complete ? "" : ", not complete"}`;
     const variant = `${Object.keys(entry.params).length ? JSON.stringify(entry.params) : ""}${entry.driver === "headless" ? "" : ` (${entry.driver})`}`;
-    return `<tr class="atlas-row"><td class="row-label"><a href="${scenarioPage(entry.scenario)}">${escapeMarkup(entry.scenario)}</a><br><small class="variant">${escapeMarkup(variant)}</small><br><small>${escapeMarkup(runs)}</small></td><td>${strip(entry, axis, atlasDir, pageDir)}</td></tr>`;
+    return `<tr class="atlas-row"><td class="row-label"><div><a href="${scenarioPage(entry.scenario)}">${escapeMarkup(entry.scenario)}</a><br><small class="variant">${escapeMarkup(variant)}</small><br><small>${escapeMarkup(runs)}</small></div></td><td>${strip(entry, axis, atlasDir, pageDir)}</td></tr>`;
   });
   const body =
     `<h1>ccrepro atlas</h1><p>${atlas.entries.length} scenario row(s) on ${axis.length} releases (${escapeMarkup(axis[0] ?? "")} – ${escapeMarkup(axis[axis.length - 1] ?? "")}); updated ${escapeMarkup(atlas.updatedAt)}.</p>` +
