@@ -66,6 +66,15 @@ describe("keepProofs", () => {
     expect(fs.readdirSync(path.join(to, "proofs"))).toEqual([]);
   });
 
+  it("says, for a proof over the budget, the size of the smallest copy that still re-checks as recorded", async () => {
+    const from = await atlasOfFixtures();
+    const { kept, refused, leftOut } = keepProofs(from, tmp(), findScenario, { each: 10 * 1024, total: 40 * 1024 * 1024 });
+    expect(kept).toEqual([]);
+    expect(refused.map((r) => r.dir)).toEqual(["runs/notification-changed-2.1.281", "runs/notification-green-2.1.332"]);
+    for (const { why } of refused) expect(why).toMatch(/^pruned: the smallest copy that re-checks as recorded takes \d+ bytes, over 10240/);
+    expect(leftOut.map((l) => l.why)).toEqual(["a proof of it was not kept"]);
+  });
+
   it("leaves out an entry whose search was cut before it finished, with its proofs", async () => {
     const from = await atlasOfFixtures();
     const atlas = readAtlasFile(from);
