@@ -14,7 +14,7 @@ export type AtlasChange = { scenario: string; entry: string } & (
 );
 
 const entryName = (entry: Pick<AtlasEntry, "scenario" | "params" | "driver" | "sdk">) =>
-  [entry.scenario, Object.keys(entry.params).length > 0 ? JSON.stringify(entry.params) : "", entry.driver ?? "", entry.sdk ? `sdk ${entry.sdk}` : ""].filter(Boolean).join(" ");
+  [entry.scenario, Object.keys(entry.params).length > 0 ? JSON.stringify(entry.params) : "", entry.driver, entry.sdk ? `sdk ${entry.sdk}` : ""].filter(Boolean).join(" ");
 
 // Every release of the entry with the state of the interval holding it; "unknown" stretches say nothing.
 function stateByRelease(entry: AtlasEntry): Map<string, string> {

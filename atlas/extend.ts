@@ -1,8 +1,11 @@
 // Extends every entry of an atlas directory to the releases published since it was measured: each entry over every
 // release from its own first one, with its own driver, SDK release, stride and repeats, so a nightly keeps a whole
 // checked-in atlas current without naming its scenarios and variants a second time.
+import fs from "node:fs";
+import path from "node:path";
+import { UserError } from "../core/errors.ts";
 import type { Driver, Scenario } from "../kit/scenario.ts";
-import { readAtlasFile, type AtlasEntry, type AtlasFile } from "./atlas-file.ts";
+import { ATLAS_FILE, readAtlasFile, type AtlasEntry, type AtlasFile } from "./atlas-file.ts";
 import { atlasChanges } from "./changes.ts";
 import { runAtlas, type AtlasOptions, type AtlasOutcome } from "./run-atlas.ts";
 
@@ -24,6 +27,9 @@ export function extensionGroups(file: AtlasFile): AtlasEntry[][] {
 }
 
 export async function extendEveryEntry(options: ExtendOptions): Promise<AtlasOutcome> {
+  if (!fs.existsSync(path.join(options.outDir, ATLAS_FILE))) {
+    throw new UserError(`${options.outDir} holds no ${ATLAS_FILE} to extend`, "BAD_ATLAS", { hint: "point --out at the folder an earlier ccrepro atlas wrote, or start one: ccrepro atlas NAME --versions RANGE --out DIR" });
+  }
   const before = readAtlasFile(options.outDir);
   let outcome: AtlasOutcome | null = null;
   let runs = 0;
@@ -44,5 +50,5 @@ export async function extendEveryEntry(options: ExtendOptions): Promise<AtlasOut
     if (outcome.interrupted) break;
   }
   const file = outcome?.file ?? before;
-  return { file, path: outcome?.path ?? options.outDir, runs, reused, interrupted: outcome?.interrupted ?? false, changes: atlasChanges(before, file) };
+  return { file, path: outcome?.path ?? path.join(options.outDir, ATLAS_FILE), runs, reused, interrupted: outcome?.interrupted ?? false, changes: atlasChanges(before, file) };
 }

@@ -72,7 +72,7 @@ export function initCi(options: InitCiOptions): InitCiResult {
     throw new UserError(`no scenario file under ${dir} (a file that imports "ccrepro" and calls defineScenario): write one with \`npx ccrepro new my-bug\`, or pass --scenarios`, "NOT_SET_UP");
   }
   for (const word of words) {
-    if (/[\\/]|\.(ts|mts|js|mjs)$/.test(word) && !fs.existsSync(path.join(dir, word))) throw new UserError(`--scenarios ${word}: no such file under ${dir}`, "BAD_ARGUMENT");
+    if (/[\\/]|\.(ts|mts|js|mjs)$/.test(word) && !fs.existsSync(path.join(dir, word))) throw new UserError(`--scenarios ${word}: no such file under ${dir}`, "BAD_ARGUMENT", { hint: "give each scenario file by its path relative to that folder, or a built-in by its name (ccrepro scenarios lists them)" });
   }
   const file = path.join(dir, WORKFLOW_FILE);
   const replaced = fs.existsSync(file);

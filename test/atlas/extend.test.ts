@@ -52,4 +52,11 @@ describe("extendEveryEntry", () => {
       `subagent-resume-notification-header ${JSON.stringify(header.params.parse({}))} headless: 2 release(s) added, 2.1.284 – 2.1.290: GREEN`,
     ]);
   });
+  it("refuses a folder that holds no atlas, saying how to start one", async () => {
+    const out = tmp();
+    await expect(extendEveryEntry({ outDir: out, scenarioNamed: async (name) => findScenario(name)!, releasesFrom: async () => PUBLISHED, verify: 0, reuse: [] })).rejects.toMatchObject({
+      message: `${out} holds no atlas.json to extend`,
+      hint: expect.stringMatching(/ccrepro atlas NAME --versions RANGE --out DIR/),
+    });
+  });
 });
