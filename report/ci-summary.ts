@@ -4,6 +4,7 @@
 import path from "node:path";
 import type { Cell, Summary } from "../nightly/summary.ts";
 import { code, prose, table, VERDICT_MARK } from "./markdown.ts";
+import { reporterFor } from "./reporters.ts";
 import { CHANGE_LABEL, cellVerdictText, expectationSource, expectationText, headline, tally } from "./wording.ts";
 
 // Where the job's artefact is: its name, and the address the upload gave (null when there was none, e.g. a local run).
@@ -92,10 +93,10 @@ export function ciOutputs(summary: Summary, dir: string, packed: readonly string
     errors: String(summary.totals.ERROR),
     "nightly-exit-code": String(summary.exitCode),
     dir,
-    "summary-json": path.join(dir, "summary.json"),
-    "summary-md": path.join(dir, "summary.md"),
-    junit: path.join(dir, "junit.xml"),
-    html: path.join(dir, "index.html"),
+    "summary-json": path.join(dir, reporterFor("json").file),
+    "summary-md": path.join(dir, reporterFor("md").file),
+    junit: path.join(dir, reporterFor("junit").file),
+    html: path.join(dir, reporterFor("html").file),
     packs: String(packed.length),
   };
 }
