@@ -61,17 +61,21 @@ export interface VersionProbe {
   durationMs: number;
 }
 
+export interface ProbeProcess {
+  env: Record<string, string>;
+  // The folder it runs in: one the caller owns, never the user's. A release writes there even for `--version` or
+  // `--help` (1.0.4 writes .claude/settings.local.json into its working directory).
+  cwd: string;
+  timeoutMs?: number;
+}
+
 // Never throws on the binary's behaviour: a probe that fails is data for the caller to report.
-export async function probeVersion(
-  command: string,
-  args: readonly string[],
-  env: Record<string, string>,
-  timeoutMs = 20_000,
-): Promise<VersionProbe> {
+export async function probeVersion(command: string, args: readonly string[], { env, cwd, timeoutMs = 20_000 }: ProbeProcess): Promise<VersionProbe> {
   const { execa } = await import("execa");
   const started = performance.now();
   const result = await execa(command, [...args, "--version"], {
     env,
+    cwd,
     extendEnv: false,
     stdin: "ignore",
     timeout: timeoutMs,

@@ -232,9 +232,10 @@ export async function probeBinary(claude: ResolvedClaude): Promise<BinaryProbe> 
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-probe-"));
   try {
     const env = probeEnv(home);
+    // Run inside the probe's own folder: a release writes into its working directory (ProbeProcess says what).
     const [version, help] = await Promise.all([
-      probeVersion(claude.command, claude.args, env, PROBE_TIMEOUT_MS),
-      execa(claude.command, [...claude.args, "--help"], { env, extendEnv: false, reject: false, timeout: PROBE_TIMEOUT_MS, stdin: "ignore" }),
+      probeVersion(claude.command, claude.args, { env, cwd: home, timeoutMs: PROBE_TIMEOUT_MS }),
+      execa(claude.command, [...claude.args, "--help"], { env, cwd: home, extendEnv: false, reject: false, timeout: PROBE_TIMEOUT_MS, stdin: "ignore" }),
     ]);
     const bundle = await scanBundle(claude.era === "js" ? claude.args[0]! : claude.executablePath);
     const helpText = String(help.stdout);

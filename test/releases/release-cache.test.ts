@@ -33,6 +33,11 @@ afterAll(() => {
 });
 
 const cleanEnv = (home: string) => ({ PATH: "/usr/bin:/bin", HOME: home });
+// A probe runs in a folder of its own, its home as well.
+const inOwnFolder = () => {
+  const home = tempDir("home");
+  return { env: cleanEnv(home), cwd: home };
+};
 
 function cacheNames(cache: string): string[] {
   return fs.readdirSync(cache).sort();
@@ -55,7 +60,7 @@ describe("installRelease (js era, live registry)", () => {
     expect(manifest).toMatchObject({ version: SMALL, executable: "package/cli.mjs", sha256: first.sha256 });
     expect(manifest.integrity).toMatch(/^sha512-/);
     expect(await sha256File(first.executablePath)).toBe(first.sha256);
-    const probe = await probeVersion(first.command, first.args, cleanEnv(tempDir("home")));
+    const probe = await probeVersion(first.command, first.args, inOwnFolder());
     expect(probe).toMatchObject({ version: SMALL, exitCode: 0, timedOut: false });
     console.log(`fetch ${SMALL}: ${first.downloadedBytes} B downloaded, ${first.bytes} B on disk, ${first.fetchMs} ms`);
   });
@@ -116,7 +121,7 @@ describe("installRelease (last js release, live registry)", () => {
   it("runs 2.1.112's cli.js with node", async () => {
     const release = await installRelease("2.1.112", { cacheDir: tempDir("cache"), maxBytes: GiB });
     expect(release).toMatchObject({ era: "js", args: [expect.stringMatching(/package\/cli\.js$/)] });
-    const probe = await probeVersion(release.command, release.args, cleanEnv(tempDir("home")));
+    const probe = await probeVersion(release.command, release.args, inOwnFolder());
     expect(probe).toMatchObject({ version: "2.1.112", exitCode: 0 });
   }, 60_000);
 });
@@ -216,7 +221,7 @@ describe("installRelease (native era, live registry)", () => {
     expect(release).toMatchObject({ era: "native", args: [], fromCache: false });
     expect(release.command).toBe(path.join(cache, "2.1.113", "package", "claude"));
     expect(fs.statSync(release.executablePath).mode & 0o111).not.toBe(0);
-    const probe = await probeVersion(release.command, release.args, cleanEnv(tempDir("home")));
+    const probe = await probeVersion(release.command, release.args, inOwnFolder());
     expect(probe).toMatchObject({ version: "2.1.113", exitCode: 0 });
     console.log(
       `fetch 2.1.113 native: ${release.downloadedBytes} B downloaded, ${release.bytes} B on disk, ${release.fetchMs} ms; --version ${probe.durationMs} ms`,
