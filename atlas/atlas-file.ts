@@ -65,9 +65,11 @@ const boundarySchema = z.object({
   to: z.string(),
   // Releases between the two without an answer (not run yet, or only ERROR): empty once the pair is adjacent.
   between: z.array(z.string()),
-  // Releases between the two that were measured but judged nothing (INCONCLUSIVE, UNSUPPORTED): never a side of a
-  // boundary (issue 42, item 2); with them the boundary is a range, each named with why.
-  unjudged: z.array(z.object({ version: z.string(), verdict: verdictSchema, reason: z.string() })).default([]),
+  // Releases between the two that judged nothing (INCONCLUSIVE, UNSUPPORTED): never a side of a boundary (issue 42,
+  // item 2); with them the boundary is a range, each named with why. `assumed`: not run, but inside an interval of that
+  // state (the measured releases around it agree), as any assumed release is; the search does not run every release of
+  // a long unjudged stretch.
+  unjudged: z.array(z.object({ version: z.string(), verdict: verdictSchema, reason: z.string(), assumed: z.literal(true).optional() })).default([]),
   // The run directories whose verdicts put the boundary there.
   proof: z.object({ before: z.array(z.string()), after: z.array(z.string()) }),
 });

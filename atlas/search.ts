@@ -87,6 +87,16 @@ const proofOf = (cell: AtlasCell): string[] => cell.runs.flatMap((r) => (r.dir =
 export function boundariesOf(versions: readonly string[], cells: ReadonlyMap<string, AtlasCell>): AtlasBoundary[] {
   // INCONCLUSIVE and UNSUPPORTED cells answer what a release can do (their intervals are facts too) but judge nothing.
   const known = answered(versions, cells).filter(({ cell }) => judgedRelease(cell));
+  const intervalOf = new Map(intervalsOf(versions, cells).flatMap((interval) => interval.assumed.map((v) => [v, interval] as const)));
+  // A release not run inside an interval of an unjudged state: named with the measured releases it is assumed from.
+  const assumedUnjudged = (version: string): AtlasBoundary["unjudged"] => {
+    const interval = intervalOf.get(version);
+    if (!interval || interval.verdict === null || judgedRelease({ verdict: interval.verdict, flaky: interval.flaky })) return [];
+    const at = versions.indexOf(version);
+    const below = interval.measured.filter((v) => versions.indexOf(v) < at).at(-1);
+    const above = interval.measured.find((v) => versions.indexOf(v) > at);
+    return [{ version, verdict: interval.verdict, reason: `not run: ${below} and ${above} around it are both ${interval.verdict}`, assumed: true }];
+  };
   const boundaries: AtlasBoundary[] = [];
   for (let k = 1; k < known.length; k += 1) {
     const a = known[k - 1]!;
@@ -95,7 +105,7 @@ export function boundariesOf(versions: readonly string[], cells: ReadonlyMap<str
     const inside = versions.slice(a.i + 1, b.i);
     const unjudged = inside.flatMap((v) => {
       const cell = cells.get(v);
-      return cell && answers(cell) ? [{ version: v, verdict: cell.verdict, reason: cell.reason }] : [];
+      return cell && answers(cell) ? [{ version: v, verdict: cell.verdict, reason: cell.reason }] : assumedUnjudged(v);
     });
     boundaries.push({
       before: a.cell.version,

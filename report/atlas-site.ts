@@ -12,6 +12,7 @@ import type { Summary } from "../nightly/summary.ts";
 import { escapeMarkup } from "./escape.ts";
 import { runDirHref } from "./release-strip.ts";
 import { COLOURS } from "./swimlane.ts";
+import { unjudgedRange } from "./wording.ts";
 
 export const ATLAS_SITE_DIR = "site";
 const NONE = "#eaeef2";
@@ -117,7 +118,7 @@ export function atlasScenarioPage(name: string, entries: readonly AtlasEntry[], 
   const sections = entries.map((entry) => {
     const boundaries = entry.boundaries.map(
       (b) =>
-        `<tr class="boundary-pair"><td>${escapeMarkup(b.before)} → ${escapeMarkup(b.after)}</td><td>${escapeMarkup(b.from)} → ${escapeMarkup(b.to)}${b.between.length ? ` (${b.between.length} between unanswered)` : ""}</td><td>${links(b.proof.before, atlasDir, pageDir)}</td><td>${links(b.proof.after, atlasDir, pageDir)}</td></tr>`,
+        `<tr class="boundary-pair"><td>${escapeMarkup(b.before)} → ${escapeMarkup(b.after)}</td><td>${escapeMarkup(b.from)} → ${escapeMarkup(b.to)}${b.between.length ? ` (${b.between.length} between unanswered)` : ""}${b.unjudged.length ? `; ${escapeMarkup(unjudgedRange(b.unjudged))}` : ""}</td><td>${links(b.proof.before, atlasDir, pageDir)}</td><td>${links(b.proof.after, atlasDir, pageDir)}</td></tr>`,
     );
     const intervals = entry.intervals.map((i) => `<tr class="interval"><td>${escapeMarkup(i.first)} – ${escapeMarkup(i.last)}</td><td>${escapeMarkup(i.state)}</td><td>${i.measured.length}</td><td>${i.assumed.length}</td></tr>`);
     const verify = entry.verify.ran.length ? `<p>--verify: ${entry.verify.ran.length} assumed release(s) run, ${entry.verify.disagreed.length} disagreed.</p>` : "";

@@ -81,7 +81,25 @@ export function changeDetail(change: Change): string {
 }
 
 // A boundary drawn across releases that judged nothing (issue 42): "a range: between them 2.1.330 INCONCLUSIVE (why),
-// …, judged neither side", for the sweep and atlas outputs and the release strip alike.
-export function unjudgedRange(unjudged: readonly { version: string; verdict: string; reason: string }[]): string {
-  return unjudged.length === 0 ? "" : `a range: between them ${unjudged.map((u) => `${u.version} ${u.verdict} (${u.reason})`).join(", ")}, judged neither side`;
+// …, judged neither side", for the sweep and atlas outputs and the release strip alike. A run of neighbours with one
+// verdict is one span ("1.0.64–1.0.127 INCONCLUSIVE (11 measured: why; 40 assumed from them)"): an atlas names every
+// release of a long unjudged stretch, most of them not run.
+export function unjudgedRange(unjudged: readonly { version: string; verdict: string; reason: string; assumed?: boolean }[]): string {
+  if (unjudged.length === 0) return "";
+  const spans: (typeof unjudged)[number][][] = [];
+  for (const release of unjudged) {
+    const span = spans.at(-1);
+    if (span && span[0]!.verdict === release.verdict) span.push(release);
+    else spans.push([release]);
+  }
+  const spanText = (span: (typeof unjudged)[number][]) => {
+    const [first] = span;
+    if (span.length === 1) return `${first!.version} ${first!.verdict} (${first!.reason})`;
+    const measured = span.filter((release) => !release.assumed);
+    const reasons = [...new Set(measured.map((release) => release.reason))].join("; ");
+    const assumed = span.length - measured.length;
+    const why = [measured.length ? `${measured.length} measured: ${reasons}` : null, assumed ? `${assumed} assumed from them` : null].filter(Boolean).join("; ");
+    return `${first!.version}–${span.at(-1)!.version} ${first!.verdict} (${why})`;
+  };
+  return `a range: between them ${spans.map(spanText).join(", ")}, judged neither side`;
 }

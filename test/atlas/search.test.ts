@@ -2,6 +2,7 @@
 // what it assumes and what --verify catches. The tables stand in for releases; no claude runs here.
 import { describe, expect, it } from "vitest";
 import { boundariesOf, intervalsOf, nextProbe, samplesOf, verifyPicks } from "../../atlas/search.ts";
+import { unjudgedRange } from "../../report/wording.ts";
 import { at, cellFrom, RANGE, releases, searchTable, sweptState } from "./tables.ts";
 
 const pairs = (result: { cells: Map<string, ReturnType<typeof cellFrom>> }, versions: readonly string[]) =>
@@ -64,6 +65,31 @@ describe("the search", () => {
     expect(more).toEqual([]);
     expect(only).toMatchObject({ before: "1.0.10", after: "1.0.14", between: [] });
     expect(only!.unjudged.map((u) => [u.version, u.verdict])).toEqual([["1.0.11", "INCONCLUSIVE"], ["1.0.12", "INCONCLUSIVE"], ["1.0.13", "INCONCLUSIVE"]]);
+  });
+
+  it("a long unjudged stretch between RED and GREEN is not run through: its releases are named, those not run as assumed", async () => {
+    // As compact-resume measured 1.0.x: RED to 1.0.63, INCONCLUSIVE 1.0.64–1.0.127, GREEN from 1.0.128 (stride 8).
+    const versions = releases(40);
+    const { result, measured } = await searchTable(versions, (v) => (at(v) < 6 ? "RED a" : at(v) < 30 ? "INCONCLUSIVE" : "GREEN"));
+    expect(measured.length).toBeLessThan(20);
+    const [only, ...more] = boundariesOf(versions, result.cells);
+    expect(more).toEqual([]);
+    expect(only).toMatchObject({ before: "1.0.5", after: "1.0.30", between: [] });
+    expect(only!.unjudged.map((u) => u.version)).toEqual(versions.slice(6, 30));
+    const assumed = only!.unjudged.filter((u) => u.assumed);
+    expect(assumed.map((u) => u.version)).toEqual(versions.slice(6, 30).filter((v) => !measured.includes(v)));
+    expect(assumed.length).toBeGreaterThan(0);
+    expect(only!.unjudged.every((u) => u.verdict === "INCONCLUSIVE")).toBe(true);
+    expect(assumed[0]!.reason).toMatch(/^not run: 1\.0\.\d+ and 1\.0\.\d+ around it are both INCONCLUSIVE$/);
+    expect(unjudgedRange(only!.unjudged)).toBe(`a range: between them 1.0.6–1.0.29 INCONCLUSIVE (${24 - assumed.length} measured: INCONCLUSIVE; ${assumed.length} assumed from them), judged neither side`);
+  });
+
+  it("a stretch between RED and GREEN that is unknown (an ERROR between an unjudged release and a side) stays between", async () => {
+    const versions = releases(17);
+    const { result } = await searchTable(versions, (v) => (at(v) < 4 ? "RED a" : at(v) === 4 ? "ERROR" : at(v) < 8 ? "INCONCLUSIVE" : "GREEN"));
+    const [only] = boundariesOf(versions, result.cells);
+    expect(only).toMatchObject({ before: "1.0.3", after: "1.0.8", between: ["1.0.4"] });
+    expect(only!.unjudged.map((u) => [u.version, u.assumed ?? false])).toEqual([["1.0.5", false], ["1.0.6", false], ["1.0.7", false]]);
   });
 
   it("bisects at most ⌈log2(gap)⌉ times inside a stride gap", async () => {
