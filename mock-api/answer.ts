@@ -3,7 +3,7 @@ import { z } from "zod";
 import { anthropicErrorBody, defaultErrorMessage, defaultErrorType, MAX_REQUEST_BYTES, rateLimitHeaders, statusForErrorType } from "./anthropic-error.ts";
 import { clockNow } from "../core/time.ts";
 import { classifyRequest, pickReply } from "./classify.ts";
-import { checkConformance, type ConformanceViolation } from "./conformance.ts";
+import { checkConformance, enforcedViolations, type ConformanceViolation } from "./conformance.ts";
 import { readJsonBody } from "./json-body.ts";
 import type { RequestEntry } from "./log-entry.ts";
 import { carriesBlock, messagesRequestSchema, toolNamesOf } from "./messages-request.ts";
@@ -140,9 +140,9 @@ export function answerMessages(script: MockScript, received: Received, context: 
   const stallBeforeHeaders = fault?.kind === "stall" && fault.at === "before-headers" ? (fault.ms ?? ENDLESS_STALL_MS) : 0;
   const scripted = { classification, conformance, delayMs: reply.delayMs + stallBeforeHeaders };
 
-  if (script.strict && conformance.length > 0) {
+  const [first] = enforcedViolations(conformance);
+  if (script.strict && first !== undefined) {
     // The API's error envelope: https://docs.anthropic.com/en/api/errors (type, error.type, error.message, request_id).
-    const first = conformance[0]!;
     const body = anthropicErrorBody(first.errorType, first.message, requestIdOf(received.seq));
     return jsonAnswer(
       first.status,

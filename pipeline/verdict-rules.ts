@@ -1,12 +1,13 @@
 // The rules every caller applies to verdicts alike: what a harness failure is, and what repeats add up to.
 import type { CheckResult, Reached, RunEvidence, Verdict } from "../core/verdict.ts";
-import { checkApiConformance } from "../checker/api-conformance.ts";
+import { checkApiConformance, disputedApiNotes } from "../checker/api-conformance.ts";
 import type { RequestEntry } from "../mock-api/log-entry.ts";
 import type { RunRecord } from "../harness/run-record.ts";
 import { rateLabel, repeatRates, type RepeatRates } from "./rates.ts";
 
 // What a recorded run says about its own verdict: a step that timed out without leave (a wait, a cut `-p` turn, a UI
-// that exited early) and the steps it left unrun; timeouts the scenario allowed, as notes; the API's rejections.
+// that exited early) and the steps it left unrun; timeouts the scenario allowed, as notes; the API's rejections (and,
+// as notes, what breaks only a disputed rule).
 export function runEvidence(record: Pick<RunRecord, "steps" | "stepsSkipped">, requests: readonly RequestEntry[]): RunEvidence {
   const step = (s: RunRecord["steps"][number]) => `step ${s.index + 1} (${s.label})`;
   const cut = record.steps.find((s) => s.outcome === "timeout" && !s.mayTimeOut);
@@ -17,7 +18,7 @@ export function runEvidence(record: Pick<RunRecord, "steps" | "stepsSkipped">, r
       ? { ok: false, reason: `the run stopped short of its plan${skipped}` }
       : { ok: true };
   const allowed = record.steps.filter((s) => s.outcome === "timeout" && s.mayTimeOut).map((s) => `${step(s)} timed out, as the scenario allows: ${s.detail ?? "no detail"}`);
-  return { reached, findings: checkApiConformance(requests), notes: allowed };
+  return { reached, findings: checkApiConformance(requests), notes: [...allowed, ...disputedApiNotes(requests)] };
 }
 
 // A run the harness could not carry out (or a cell that never ran): ERROR, with no findings.

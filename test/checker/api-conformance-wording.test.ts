@@ -1,14 +1,14 @@
 // The words of a request-rejected-by-api finding, pinned exactly: where it points (a message, or a JSONPath for a
 // request-wide rule), every violation's detail line, and a verdict reason naming only the RED findings.
 import { describe, expect, it } from "vitest";
-import { checkApiConformance } from "../../checker/api-conformance.ts";
+import { checkApiConformance, disputedApiNotes } from "../../checker/api-conformance.ts";
 import { judgeRun } from "../../core/verdict.ts";
 import { runEvidence } from "../../pipeline/verdict-rules.ts";
 
 // The run's evidence when every step went through: only the API's rejections.
 const withApiConformance = (result: Parameters<typeof judgeRun>[0], requests: Parameters<typeof runEvidence>[1]) => judgeRun(result, runEvidence({ steps: [], stepsSkipped: [] }, requests));
 import type { CheckResult } from "../../core/verdict.ts";
-import { checkConformance, type ConformanceViolation } from "../../mock-api/conformance.ts";
+import { checkConformance, DISPUTED_RULES, type ConformanceViolation } from "../../mock-api/conformance.ts";
 import { requestEntrySchema } from "../../mock-api/log-entry.ts";
 
 // A request log entry as the mock writes it, with the judgement it logged for the body.
@@ -42,13 +42,25 @@ describe("request-rejected-by-api wording", () => {
         { role: "user", content: "next" },
       ],
     };
-    const [rejected] = checkApiConformance([entry(2, checkConformance(body), { stream: "main", step: 3 })]);
-    expect(rejected!.where).toBe("request 2 (main stream, step 3), messages[0]");
+    const [rejected, ...more] = checkApiConformance([entry(2, checkConformance(body), { stream: "main", step: 3 })]);
+    expect(more).toEqual([]);
+    // The first message not being the user's is a disputed rule: listed, but the finding names the enforced one.
+    expect(rejected!.where).toBe("request 2 (main stream, step 3), messages[1]");
     expect(rejected!.detail).toEqual([
-      'first-message-not-user at $.messages[0]: 400 invalid_request_error: messages: first message must use the "user" role',
+      `first-message-not-user at $.messages[0]: 400 invalid_request_error: messages: first message must use the "user" role (disputed: ${DISPUTED_RULES["first-message-not-user"]})`,
       "tool-use-without-result at $.messages[1]: 400 invalid_request_error: messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_01A. Each `tool_use` block must have a corresponding `tool_result` block in the next message.",
     ]);
-    expect(rejected!.data).toMatchObject({ stream: "main", step: 3, messageIndex: 0, rule: "first-message-not-user", violations: 2 });
+    expect(rejected!.data).toMatchObject({ stream: "main", step: 3, messageIndex: 1, rule: "tool-use-without-result", violations: 1 });
+  });
+
+  it("makes no finding of a request that breaks only a disputed rule: a note says what it broke and why that is no finding", () => {
+    const body = { messages: [{ role: "assistant", content: "one" }, { role: "user", content: "summarise" }] };
+    const requests = [entry(3, checkConformance(body), { stream: "side", step: 1 })];
+    expect(checkApiConformance(requests)).toEqual([]);
+    expect(disputedApiNotes(requests)).toEqual([
+      `request 3 (side stream, step 1), messages[0] breaks first-message-not-user ("messages: first message must use the \"user\" role"), not a finding: ${DISPUTED_RULES["first-message-not-user"]}`,
+    ]);
+    expect(DISPUTED_RULES["first-message-not-user"]).toMatch(/2024 .*2026-03.*cloudwego\/eino-ext#710/);
   });
 
   it("says when the mock only guessed the API's wording", () => {

@@ -73,11 +73,18 @@ describe("request-rejected-by-api on recorded runs", () => {
   });
 
   it("adds to a scenario's own RED findings", () => {
-    const result = checkRecordedRun(runWithViolation("orphan-red-2.1.234", 1, { messages: [{ role: "assistant", content: "hi" }] }), scenarioByName);
+    const result = checkRecordedRun(runWithViolation("orphan-red-2.1.234", 1, { messages: [{ role: "user", content: [] }] }), scenarioByName);
     expect(result.verdict).toBe("RED");
     expect(result.findings.map((f) => f.id)).toEqual(["prompt-settled-by-extra-result", "request-rejected-by-api"]);
     expect(result.reason).toBe("prompt-settled-by-extra-result, request-rejected-by-api");
-    expect(result.findings[1]!.data).toMatchObject({ seq: 1, messageIndex: 0, rule: "first-message-not-user" });
+    expect(result.findings[1]!.data).toMatchObject({ seq: 1, messageIndex: 0, rule: "empty-message-content" });
+  });
+
+  it("leaves a GREEN run GREEN when its one violation is of a disputed rule, and says so in a note", () => {
+    const result = checkRecordedRun(runWithViolation("orphan-control-2.1.234", 2, { messages: [{ role: "assistant", content: "hi" }, { role: "user", content: "go" }] }), scenarioByName);
+    expect(result.verdict).toBe("GREEN");
+    expect(result.findings.filter((f) => f.id === "request-rejected-by-api")).toEqual([]);
+    expect(result.notes.find((n) => n.includes("first-message-not-user"))).toMatch(/^request 2 .* not a finding: /);
   });
 });
 

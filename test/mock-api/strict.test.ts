@@ -37,6 +37,13 @@ const ORPHAN_MESSAGE =
 const script = { fallback: { content: [{ type: "text" as const, text: "scripted" }] } };
 
 describe("strict mode", () => {
+  it("answers a request that breaks only a disputed rule as scripted, and still logs the violation", async () => {
+    const { post, log } = setup({ ...script, strict: true });
+    const response = await post({ model: "claude-test", max_tokens: 10, messages: [{ role: "assistant", content: "one" }, { role: "user", content: "summarise" }] });
+    expect(response.status).toBe(200);
+    expect(log.requests[0]!.conformance.map((v) => v.rule)).toEqual(["first-message-not-user"]);
+  });
+
   it("answers an orphaned tool_use with the API's 400 invalid_request_error, and logs why", async () => {
     const { post, log } = setup({ ...script, strict: true });
     const response = await post(orphaned);
