@@ -10,6 +10,7 @@ import { driverFor, sdkFor } from "../pipeline/drivers.ts";
 import { runsAlone } from "../pipeline/run-concurrency.ts";
 import { releaseRunner, type ReleaseRunner } from "../pipeline/run-scenario.ts";
 import { combineRepeats, harnessErrorResult } from "../pipeline/verdict-rules.ts";
+import { checkRecordedRun } from "../pipeline/check-recorded-run.ts";
 import type { CacheOptions } from "../releases/release-cache.ts";
 import { findReusedVerdicts } from "../bisect/reuse-dirs.ts";
 import type { ReusedRun } from "../bisect/types.ts";
@@ -46,6 +47,9 @@ export interface AtlasOptions {
   random?: () => number;
   signal?: AbortSignal;
   onEvent?: (event: AtlasEvent) => void;
+  // Judge the earlier cells' runs again with today's checks before the search (a check changed since they ran): a cell
+  // whose state changes is one the search bisects around, like any new answer.
+  recheck?: boolean;
 }
 
 export interface AtlasOutcome {
@@ -102,6 +106,16 @@ function cellOf(probe: Probe, runs: AtlasCell["runs"], results: readonly CheckRe
   };
 }
 
+// A cell judged again from its runs' directories by today's checks; a run with no directory (an install that failed)
+// keeps its ERROR.
+function recheckedCell(cell: AtlasCell, outDir: string, scenario: Scenario): AtlasCell {
+  const results = cell.runs.map((run) =>
+    run.dir === null ? harnessErrorResult(cell.reason) : checkRecordedRun(path.resolve(outDir, run.dir), (name) => (name === scenario.name ? scenario : undefined)),
+  );
+  const runs = cell.runs.map((run, i) => ({ ...run, verdict: results[i]!.verdict, red: redOf(results[i]!) }));
+  return cellOf({ version: cell.version, why: cell.why }, runs, results);
+}
+
 // One atlas writes a folder at a time; a second into the same --out refuses, a dead one's folder is taken over.
 export async function runAtlas(options: AtlasOptions): Promise<AtlasOutcome> {
   const outDir = path.resolve(options.outDir);
@@ -139,7 +153,7 @@ async function atlasFolder(options: AtlasOptions): Promise<AtlasOutcome> {
       versions,
       stride: options.stride,
       repeat: options.repeat,
-      cells: earlier?.cells ?? [],
+      cells: (earlier?.cells ?? []).map((cell) => (options.recheck ? recheckedCell(cell, outDir, scenario) : cell)),
       intervals: [],
       boundaries: [],
       verify: earlier?.verify ?? { ran: [], disagreed: [] },

@@ -37,11 +37,15 @@ export function registerAtlasCommand(program: Command, ctx: CliContext): void {
     .option("--merge <dirs...>", "merge these atlas directories (shards of the same scenarios over adjacent ranges) into --out instead of running")
     .option("--resolve", "with --merge: then bisect the boundaries the merge left open (releases between two shards' answers)")
     .option("--extend", "extend every entry of --out's atlas.json to the newest releases, each from its own first release with its own driver, stride and repeats, and say what changed")
+    .option("--recheck", "judge the cells already in --out's atlas.json again from their run directories with today's checks, then search around those whose state changed")
     .option("--json", "print atlas.json instead of the intervals")
     .action(async (names: string[], options, command: Command) => {
       // The atlas's runs are its proofs, so they live inside the atlas directory; a --runs-dir elsewhere would split them.
       if (command.getOptionValueSource("runsDir") !== "default") {
         throw new UserError("atlas keeps its runs under --out (DIR/runs/), beside the atlas.json whose boundaries they prove; --runs-dir does not apply", "CONFLICTING_OPTIONS", { hint: "drop --runs-dir; pass --out DIR to choose where the atlas and its runs go" });
+      }
+      if (options.recheck && (options.extend || options.merge)) {
+        throw new UserError("--recheck judges the cells of the scenarios named with --versions again; it does not go with --extend or --merge", "CONFLICTING_OPTIONS", { hint: "run ccrepro atlas SCENARIO --versions RANGE --recheck --out DIR first, then --extend or --merge" });
       }
       const outDir = path.resolve(options.out);
       const started = Date.now();
@@ -92,6 +96,7 @@ export function registerAtlasCommand(program: Command, ctx: CliContext): void {
           reuse: options.reuse.map((d: string) => path.resolve(d)),
           signal: ctx.interruptSignal(),
           onEvent,
+          recheck: options.recheck === true,
         });
         ({ file, runs, reused, interrupted } = outcome);
         changes = outcome.changes;

@@ -8,9 +8,9 @@ import { UserError } from "../../core/errors.ts";
 import { readRunRecord, writeRunRecord } from "../../harness/run-record.ts";
 import { findScenario } from "../../scenarios/index.ts";
 import type { ReleaseRunner } from "../../pipeline/run-scenario.ts";
-import { runAtlas } from "../../atlas/run-atlas.ts";
+import { runAtlas, withCells } from "../../atlas/run-atlas.ts";
 import { notificationTable, standInRunner, tempDirs } from "../stand-in-runner.ts";
-import { ATLAS_FILE, readAtlasFile } from "../../atlas/atlas-file.ts";
+import { ATLAS_FILE, readAtlasFile, writeAtlasFile } from "../../atlas/atlas-file.ts";
 
 const scenario = findScenario("subagent-resume-notification-header")!;
 const FIXTURE = path.join(import.meta.dirname, "..", "fixtures", "runs", "notification-changed-2.1.281", "run.json");
@@ -92,6 +92,28 @@ describe("runAtlas", () => {
     // Named relative to the atlas, never by this machine's absolute path.
     expect(cell.runs).toEqual([expect.objectContaining({ dir: path.relative(out, dir), reused: true, verdict: "RED", red: ["notification-changed"] })]);
     expect(path.resolve(out, cell.runs[0]!.dir!)).toBe(dir);
+  });
+
+  it("with recheck, judges the cells already there again from their run directories, and says which state changed", async () => {
+    // A cell an older check judged GREEN, whose run (the recorded 2.1.281 fixture) today's check calls RED.
+    const out = tmp();
+    const dir = path.join(out, "runs", "run-2.1.281");
+    fs.cpSync(path.dirname(FIXTURE), dir, { recursive: true });
+    const run = { dir: "runs/run-2.1.281", verdict: "GREEN" as const, red: [], reused: false, wallMs: 1 };
+    const cell = { version: "2.1.281", verdict: "GREEN" as const, red: [], flaky: false, label: "GREEN", reason: "an older check", why: "sample" as const, runs: [run] };
+    const entry = withCells({ scenario: scenario.name, params: scenario.params.parse({}), driver: "headless", sdk: null, versions: ["2.1.281"], stride: 4, repeat: 1, cells: [], intervals: [], boundaries: [], verify: { ran: [], disagreed: [] }, runs: 1, reused: 0, complete: true }, new Map([["2.1.281", cell]]));
+    writeAtlasFile(out, { kind: "atlas", entries: [entry], startedAt: "2026-12-07T00:00:00.000Z", updatedAt: "2026-12-07T00:00:00.000Z" });
+    const { runner, ran } = standIn(out);
+    const options = { ...base(out, runner), versions: ["2.1.281"] };
+
+    await runAtlas(options);
+    expect(readAtlasFile(out).entries[0]!.cells[0]).toMatchObject({ verdict: "GREEN" });
+    const outcome = await runAtlas({ ...options, recheck: true });
+    expect(ran).toEqual([]);
+    const [again] = readAtlasFile(out).entries[0]!.cells;
+    expect(again).toMatchObject({ version: "2.1.281", verdict: "RED", red: ["notification-changed"], why: "sample" });
+    expect(again!.runs).toEqual([expect.objectContaining({ dir: "runs/run-2.1.281", verdict: "RED", red: ["notification-changed"] })]);
+    expect(outcome.changes).toContainEqual(expect.objectContaining({ kind: "state-changed", release: "2.1.281", before: "GREEN", after: "RED notification-changed" }));
   });
 
   it("refuses an atlas.json that does not match the schema, naming the field", () => {
