@@ -6,7 +6,9 @@ import { E2E_TIMEOUT_MS, runOnRelease, verdictMessage } from "../e2e-run.ts";
 
 const SCENARIO = "resume-background-daemon-gone";
 
-describe(SCENARIO, { timeout: E2E_TIMEOUT_MS }, () => {
+// The three runs go at once: each has its own config folder and daemon socket (background-mid-turn's parallel runs
+// hold that), and most of a run is waiting on the UI and the daemon, so together they take about the longest one's time.
+describe(SCENARIO, { timeout: E2E_TIMEOUT_MS, concurrent: true }, () => {
   it("2.1.223 (reported in #86764): GREEN, both ids resume once the daemon is gone", async () => {
     const run = await runOnRelease(SCENARIO, "2.1.223");
     expect(run.record.harnessError).toBeNull();
