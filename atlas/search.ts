@@ -160,7 +160,8 @@ export interface SearchResult {
 export async function searchEntry(input: SearchInput): Promise<SearchResult> {
   const cells = new Map(input.cells.filter(answers).map((c) => [c.version, c]));
   const tried = new Set(cells.keys());
-  const disagreed = [...(input.disagreed ?? [])];
+  // A disagreement is between two answers: an earlier pick left with none (it ended in ERROR) no longer counts.
+  const disagreed = (input.disagreed ?? []).filter((version) => cells.has(version));
   const random = input.random ?? Math.random;
   const aborted = () => input.signal?.aborted === true;
   const measure = async (probe: Probe): Promise<boolean> => {
@@ -205,7 +206,7 @@ export async function searchEntry(input: SearchInput): Promise<SearchResult> {
     }
     verifyLeft -= 1;
     const cell = cells.get(pick);
-    if (cell && assumed !== stateOf(cell)) disagreed.push(pick);
+    if (cell && answers(cell) && assumed !== stateOf(cell)) disagreed.push(pick);
     // A disagreement splits its interval: bisect the two new pairs before the next pick.
     finished = await bisectAll();
   }

@@ -121,6 +121,15 @@ describe("the search", () => {
     expect(pairs(verified.result, versions)).toEqual(["1.0.2→1.0.3", "1.0.3→1.0.4"]);
   });
 
+  it("a verify pick that ends in ERROR answers nothing, so it disagrees with nothing; nor does an earlier one left without an answer", async () => {
+    const versions = releases(17);
+    const verified = await searchTable(versions, (v) => (at(v) === 3 ? "ERROR" : "GREEN"), { verify: 1, random: () => 2.5 / 14 });
+    expect(verified.probes.filter((p) => p.why === "verify").map((p) => p.version)).toEqual(["1.0.3"]);
+    expect(verified.result.disagreed).toEqual([]);
+    const resumed = await searchTable(versions, () => "GREEN", { cells: [...verified.result.cells.values()], disagreed: ["1.0.3"] });
+    expect(resumed.result.disagreed).toEqual([]);
+  });
+
   it("verify picks only assumed releases, never one measured or in an unknown gap", () => {
     const versions = releases(9);
     const cells = new Map(
