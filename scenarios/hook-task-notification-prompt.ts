@@ -62,6 +62,7 @@ export default defineScenario({
   // Measured 2026-11-30 with `ccrepro run hook-task-notification-prompt --claude V --param when=W`; the mid-turn entries
   // (the default parameters) come first.
   known: [
+    { versions: "2.1.45", verdict: "RED", finding: "synthetic-prompt-indistinguishable", note: "mid-turn, the first release with what the scenario needs (the atlas, 2026-12-07; re-run 3 of 3); INCONCLUSIVE 2.1.47–2.1.100, GREEN 2.1.101 (3 of 3) to 2.1.259" },
     { versions: "2.1.234", verdict: "GREEN", note: "mid-turn: the absorbed notification fires no UserPromptSubmit hook" },
     {
       versions: "2.1.273",
