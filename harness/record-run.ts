@@ -187,7 +187,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
   try {
     if (probe.reportedVersion === null) {
       throw new StepFailure(
-        `${claude.executablePath} did not report a version (\`--version\` printed none, or hung): is it a claude executable?`,
+        `${claude.executablePath} did not report a version (${probe.versionError ?? "\`--version\` printed none, or hung"}): is it a claude executable, with what its package needs?`,
       );
     }
     if (plan.driver === "sdk" && !options.sdk) throw new StepFailure("the plan uses the sdk driver but no Agent SDK was installed for it");

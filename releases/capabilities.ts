@@ -5,7 +5,7 @@ import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { probeVersion, QUIET_ENV } from "./binary-info.ts";
+import { probeVersion, QUIET_ENV, type VersionProbe } from "./binary-info.ts";
 import { cacheDir } from "./cache-dir.ts";
 import { CAPABILITIES, TOOLS, type Capability, type Tool } from "./needs.ts";
 import type { ResolvedClaude } from "./resolve.ts";
@@ -24,6 +24,8 @@ const probeSchema = z.object({
   // Required: a probe cached before capabilities existed fails the schema and is probed again.
   capabilities: z.array(z.enum(CAPABILITIES)),
   tools: z.array(z.enum(TOOLS)),
+  // Why `--version` reported none (never cached: such a probe is redone next time).
+  versionError: z.string().optional(),
 });
 export type BinaryProbe = z.infer<typeof probeSchema>;
 
@@ -223,6 +225,15 @@ function readCachedProbe(file: string): BinaryProbe | null {
 
 const PROBE_TIMEOUT_MS = 30_000;
 
+// Why `--version` gave no version, in a line: it hung, or the first line of its stderr that names an error (0.2.90–0.2.109
+// import the npm dependency better-sqlite3, which their package does not bundle and ccrepro does not install), or its exit.
+/** @internal exported for its unit tests */
+export function versionFailure(probe: Pick<VersionProbe, "stderr" | "exitCode" | "timedOut">): string {
+  if (probe.timedOut) return "`--version` hung";
+  const line = probe.stderr.split("\n").map((l) => l.trim()).find((l) => /error/i.test(l));
+  return line ? `\`--version\` failed: ${line.slice(0, 240)}` : `\`--version\` printed no version (exit ${probe.exitCode ?? "none"})`;
+}
+
 // Probes once per binary (keyed by its sha256) and caches the answer beside the release cache.
 export async function probeBinary(claude: ResolvedClaude): Promise<BinaryProbe> {
   const cacheFile = path.join(cacheDir(), "probes", `${claude.sha256}.json`);
@@ -248,6 +259,7 @@ export async function probeBinary(claude: ResolvedClaude): Promise<BinaryProbe> 
       hookEvents: bundle.hookEvents,
       capabilities: capabilitiesFrom(helpText, bundle.markers, flags),
       tools: toolsFrom(bundle.markers),
+      ...(version.version === null ? { versionError: versionFailure(version) } : {}),
     };
     // A binary that did not even report its version is probed again next time rather than remembered broken.
     if (probe.reportedVersion !== null) {

@@ -46,3 +46,13 @@ describe(`probing ${RELEASE}`, () => {
     expect(filesUnder(user)).toEqual(["notes.txt"]);
   }, E2E_TIMEOUT_MS);
 });
+
+describe("a release that cannot start", () => {
+  // 0.2.90–0.2.109 import the npm dependency better-sqlite3, which their package does not bundle: the probe says so,
+  // and a run's ERROR names it rather than asking whether the file is claude at all.
+  it("0.2.100: the probe names why --version gave nothing", async () => {
+    const probe = await probeBinary(await resolveClaude("0.2.100"));
+    expect(probe.reportedVersion).toBeNull();
+    expect(probe.versionError).toMatch(/^`--version` failed: .*Cannot find package 'better-sqlite3'/);
+  }, E2E_TIMEOUT_MS);
+});
