@@ -77,6 +77,8 @@ export default defineScenario({
     { versions: ">=1.0.10 <=2.1.198", params: { partial: "text" }, verdict: "GREEN", finding: "incomplete-notice-missing", note: "1.0.10 (3 of 3, 2026-12-07) and on: the partial text is kept in the transcript; the turn ends on the error (exit 1, no retry) with the error row \"API Error: Overloaded\" and no incomplete-response notice (2.1.112, 2.1.197, 2.1.198 3/3 +1)" },
     { versions: ">=2.1.199 <=2.1.245", params: { partial: "text" }, verdict: "GREEN", finding: "cut-reply-not-resumed", note: "kept, and the error row says \"API Error: Server error mid-response. The response above may be incomplete.\"; the turn still ends on the error, not resumed (2.1.199 3/3 +1, 2.1.245 3/3 +1)" },
     { versions: ">=2.1.246", params: { partial: "text" }, verdict: "GREEN", note: "kept, and claude goes on from the cut reply by itself: the next request (step 1) carries the partial text, exit 0 (2.1.246 3/3 +1, 2.1.332)" },
+    { versions: "2.0.36 - 2.0.49 || 2.1.97 - 2.1.101", verdict: "RED", finding: "partial-output-discarded", note: "the atlas, 2026-12-07; each end re-run 3 of 3 (2.0.36, 2.0.49, 2.1.97, 2.1.101; GREEN 2.0.35, 2.0.50, 2.1.96, 2.1.104)" },
+    { versions: "1.0.10 - 1.0.64", verdict: "RED", finding: "partial-output-duplicated", note: "the atlas, 2026-12-07; 1.0.10 and 1.0.64 re-run 3 of 3, 1.0.65 GREEN 3 of 3" },
     { versions: ">=2.1.112", verdict: "GREEN", note: "text and a whole tool_use before the error: both kept, the tool runs once and the turn goes on (2.1.112, 2.1.332)" },
   ],
   publicRecord: {
