@@ -57,6 +57,9 @@ export default defineScenario({
   // Measured 2026-12-01 and 2026-12-06: node bin/ccrepro.mjs run nonstreaming-fallback-replay --claude V --param cut=C
   // [--param toolId=same] [--repeat 3] (docs/scenarios/nonstreaming-fallback-replay.md). Not reproduced on any release.
   known: [
+    { versions: "0.2.70 - 1.0.5 || 1.0.31 - 1.0.64", verdict: "RED", finding: "duplicate-tool-use-ids", note: "the atlas, 2026-12-07 (every release sampled in the ranges; 1.0.5, 1.0.31 and 1.0.64 re-run 3 of 3)" },
+    { versions: "1.0.8 - 1.0.9 || 1.0.65 - 2.1.16", verdict: "GREEN", note: "the atlas, 2026-12-07 (1.0.8, 1.0.9 and 1.0.65 re-run 3 of 3)" },
+    { versions: "1.0.10 - 1.0.30", verdict: "RED", finding: "tool-run-twice", note: "and duplicate-tool-use-ids: the atlas, 2026-12-07 (1.0.10 and 1.0.30 re-run 3 of 3)" },
     { versions: ">=2.1.17", verdict: "GREEN", note: "not reproduced: 2.1.17, 2.1.19 (3 runs), 2.1.90 retry the cut call non-streamed, 2.1.332 streamed; the tool runs once, no duplicate ids" },
     { versions: ">=2.1.17", params: { cut: "error-event" }, verdict: "GREEN", note: "as cut=drop (2.1.19, 2.1.90, 2.1.332)" },
     { versions: ">=2.1.17", params: { toolId: "same" }, verdict: "GREEN", note: "the non-streamed retry answers with the cut stream's tool_use id: the next request carries it once, the tool runs once (2.1.17, 2.1.19, 2.1.20, 2.1.332)" },
