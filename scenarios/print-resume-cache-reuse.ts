@@ -86,6 +86,9 @@ export default defineScenario({
   },
   // Measured 2026-12-06 with `ccrepro run print-resume-cache-reuse --claude V [--param mcp=true] --repeat 3` (docs/scenarios/print-resume-cache-reuse.md).
   known: [
+    { versions: "0.2.118 - 1.0.5 || 2.1.63 - 2.1.67", verdict: "RED", finding: FINDING, note: "the atlas, 2026-12-07 (every release sampled in the ranges; 1.0.5 and 2.1.63 re-run 3 of 3)" },
+    { versions: "1.0.8 - 2.0.15", verdict: "RED", finding: NEVER_GROWS, note: "and the resumes read less than readable: the atlas, 2026-12-07 (1.0.8 and 2.0.15 re-run 3 of 3)" },
+    { versions: "2.0.19 - 2.1.62", verdict: "GREEN", note: "the atlas, 2026-12-07 (2.0.19 and 2.1.62 re-run 3 of 3)" },
     {
       versions: "2.1.68",
       verdict: "RED",
