@@ -51,6 +51,7 @@ export function disputedApiNotes(requests: readonly RequestEntry[]): string[] {
   return requests
     .filter((request) => enforcedViolations(request.conformance).length === 0)
     .flatMap((request) =>
-      request.conformance.map((v) => `${whereOf(request, v)} breaks ${v.rule} ("${v.message}"), not a finding: ${DISPUTED_RULES[v.rule] ?? "disputed"}`),
+      // Every violation here is of a disputed rule (the request has no enforced one), so each has its why.
+      request.conformance.map((v) => `${whereOf(request, v)} breaks ${v.rule} ("${v.message}"), not a finding: ${DISPUTED_RULES[v.rule]}`),
     );
 }

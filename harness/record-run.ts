@@ -187,7 +187,8 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
   try {
     if (probe.reportedVersion === null) {
       throw new StepFailure(
-        `${claude.executablePath} did not report a version (${probe.versionError ?? "\`--version\` printed none, or hung"}): is it a claude executable, with what its package needs?`,
+        `${claude.executablePath} did not report a version (${probe.versionError ?? "\`--version\` printed none, or hung"}): ` +
+          "run it with --version yourself to see why; a release whose package lacks an npm dependency it imports (0.2.90–0.2.109 need better-sqlite3) cannot be run by ccrepro, so pick another with --claude",
       );
     }
     if (plan.driver === "sdk" && !options.sdk) throw new StepFailure("the plan uses the sdk driver but no Agent SDK was installed for it");

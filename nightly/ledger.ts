@@ -1,7 +1,7 @@
 // The expectations ledger: which verdict (and finding) each cell should have, why, and where that is tracked.
 import semver from "semver";
 import { z } from "zod";
-import type { CheckResult } from "../core/verdict.ts";
+import type { CheckResult, Finding } from "../core/verdict.ts";
 import { defaultParams, paramsOf, sameParams } from "../kit/scenario-params.ts";
 import { knownScenarios, scenarioByName } from "../pipeline/scenario-registry.ts";
 import type { NightlyConfig } from "./config.ts";
@@ -105,7 +105,7 @@ export function expectationFor(
 }
 
 // The verdict matches, and when the entry names a finding, every run reported it.
-export function meetsExpectation(expectation: Expectation, verdict: CheckResult["verdict"], runs: readonly Pick<CheckResult, "findings">[]): boolean {
+export function meetsExpectation(expectation: Expectation, verdict: CheckResult["verdict"], runs: readonly { findings: readonly Pick<Finding, "id">[] }[]): boolean {
   if (verdict !== expectation.verdict) return false;
   const finding = expectation.finding;
   return finding === null || runs.every((run) => run.findings.some((f) => f.id === finding));

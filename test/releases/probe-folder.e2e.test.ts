@@ -2,38 +2,32 @@
 // directory even for `--help`, so the probe runs it in a folder of its own. Found when an atlas run, started in this
 // checkout, left that file in the checkout's root.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { execa } from "execa";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { probeBinary } from "../../releases/capabilities.ts";
 import { resolveClaude } from "../../releases/resolve.ts";
 import { E2E_TIMEOUT_MS } from "../e2e-run.ts";
+import { tempDirs } from "../stand-in-runner.ts";
 
 const RELEASE = "1.0.4";
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-probe-folder-"));
-const folder = (name: string): string => {
-  fs.mkdirSync(path.join(scratch, name), { recursive: true });
-  return path.join(scratch, name);
-};
+const folder = tempDirs("ccrepro-probe-folder-");
 const filesUnder = (dir: string) => fs.readdirSync(dir, { recursive: true }).map(String).sort();
 
 describe(`probing ${RELEASE}`, () => {
-  afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
-
   it("leaves the folder ccrepro was started in as it was, though the release writes into its own", async () => {
     const claude = await resolveClaude(RELEASE);
     // The premise: run as the probe runs it, in a folder, the release writes there.
-    const bare = folder("bare");
-    const home = folder("home");
+    const bare = folder();
+    const home = folder();
     await execa(claude.command, [...claude.args, "--help"], { cwd: bare, env: { PATH: "/usr/bin:/bin", HOME: home, CLAUDE_CONFIG_DIR: path.join(home, ".claude") }, extendEnv: false, reject: false, stdin: "ignore" });
     expect(filesUnder(bare)).toContain(path.join(".claude", "settings.local.json"));
 
     // The probe itself, started from a user's folder, with a probe cache of its own so it runs rather than reads.
-    const user = folder("user");
+    const user = folder();
     fs.writeFileSync(path.join(user, "notes.txt"), "mine\n");
     const was = { cwd: process.cwd(), cache: process.env["CCREPRO_CACHE_DIR"] };
-    process.env["CCREPRO_CACHE_DIR"] = folder("cache");
+    process.env["CCREPRO_CACHE_DIR"] = folder();
     process.chdir(user);
     try {
       const probe = await probeBinary(await resolveClaude(RELEASE));
