@@ -228,16 +228,28 @@ export interface Scenario<P extends ParamsSchema = ParamsSchema, F extends strin
   runsAlone: boolean;
 }
 
-// What a scenario that does not say needs: a headless session driven over stream-json.
-export const DEFAULT_NEEDS: readonly Need[] = ["stream-json-input"];
 const DEFAULT_TIMEOUT_MS = 180_000;
 
-// The scenario's own needs, plus the hook events it answers: a release without the event cannot run those hooks.
-export function scenarioNeeds<P extends ParamsSchema>(scenario: Scenario<P>, params: z.output<P>): readonly Need[] {
-  const declared = scenario.needs ?? DEFAULT_NEEDS;
+// What the steps themselves take from a release: a started session is driven over `--input-format stream-json` (the
+// headless driver's flags, and the Agent SDK's), a print step reads `--output-format stream-json` unless it asks for
+// text or json. A terminal run's steps start no such session.
+function stepNeeds(steps: readonly RawStep[]): Need[] {
+  const needs = new Set<Need>();
+  for (const step of steps) {
+    if (step.kind === "start") needs.add("stream-json-input");
+    if (step.kind === "print" && (step.output ?? "stream-json") === "stream-json") needs.add("stream-json-output");
+  }
+  return [...needs];
+}
+
+// The scenario's own needs, the needs of its steps for the driver (the scenario's first when absent), and the hook
+// events it answers: a release without the event cannot run those hooks.
+export function scenarioNeeds<P extends ParamsSchema>(scenario: Scenario<P>, params: z.output<P>, driver?: Driver): readonly Need[] {
+  const declared = scenario.needs ?? [];
   const needs = typeof declared === "function" ? declared(params) : declared;
+  const steps = scenario.steps(params, { driver: driver ?? scenarioDrivers(scenario)[0]! });
   const answered = (scenario.hooks(params)?.answers ?? []).map((rule): Need => `hook:${rule.event}`);
-  return [...new Set([...needs, ...answered])];
+  return [...new Set([...needs, ...stepNeeds(steps), ...answered])];
 }
 
 const knownShape = z.object({

@@ -49,9 +49,9 @@ export interface CheckedRun {
 }
 
 // The needs the release lacks, from its cached probe (seconds on first use, then instant).
-export async function unsupportedNeeds(scenario: Scenario, params: Record<string, unknown>, claude: ResolvedClaude): Promise<{ probe: BinaryProbe; missing: Need[] }> {
+export async function unsupportedNeeds(scenario: Scenario, params: Record<string, unknown>, claude: ResolvedClaude, driver?: Driver): Promise<{ probe: BinaryProbe; missing: Need[] }> {
   const probe = await probeBinary(claude);
-  return { probe, missing: missingNeeds(scenarioNeeds(scenario, params), probe) };
+  return { probe, missing: missingNeeds(scenarioNeeds(scenario, params, driver), probe) };
 }
 
 export function unsupportedMessage(missing: readonly Need[]): string {
@@ -83,7 +83,7 @@ export async function runAndCheck(run: ScenarioRun): Promise<CheckedRun> {
   const driver = driverFor(scenario, run.driver);
   // How "start" steps run their sessions; a terminal scenario's own steps say when they use the UI.
   const sessionDriver = driver === "sdk" ? ("sdk" as const) : ("headless" as const);
-  const { probe, missing } = await unsupportedNeeds(scenario, params, run.claude);
+  const { probe, missing } = await unsupportedNeeds(scenario, params, run.claude, driver);
   // A binary that reports no version is left to the harness, which says so as an ERROR.
   if (missing.length > 0 && probe.reportedVersion !== null) {
     const started = performance.now();

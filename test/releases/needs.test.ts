@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { bundleMarkers, capabilitiesOf, flagsOf, hookEventsInBundle, scanBundle, toolsFrom } from "../../releases/capabilities.ts";
 import { describeNeed, isNeed, missingNeeds } from "../../releases/needs.ts";
-import { DEFAULT_NEEDS, scenarioNeeds } from "../../kit/scenario.ts";
+import { scenarioNeeds } from "../../kit/scenario.ts";
 import { findScenario } from "../../scenarios/index.ts";
 
 const caps = (help: string, bundle: string) => capabilitiesOf(help, bundle, flagsOf(help, bundle));
@@ -104,10 +104,25 @@ describe("missingNeeds", () => {
     expect(["tool:Bash", "hook:", "hook:Session End", "monitor", "tool:monitor"].some(isNeed)).toBe(false);
   });
 
-  it("lets parameters decide needs, and defaults to a stream-json session", () => {
+  it("lets parameters decide needs, and adds what the steps take", () => {
     const header = findScenario("subagent-resume-notification-header")!;
     expect(scenarioNeeds(header, header.params.parse({}))).not.toContain("send-message");
     expect(scenarioNeeds(header, header.params.parse({ resumeBy: "send-message" }))).toContain("send-message");
-    expect(scenarioNeeds({ ...header, needs: undefined }, header.params.parse({}))).toEqual(DEFAULT_NEEDS);
+    expect(scenarioNeeds({ ...header, needs: undefined }, header.params.parse({}))).toEqual(["stream-json-input"]);
+  });
+
+  // unparseable-request-body declared only stream-json-output, so 0.2.70–1.0.17 (no --input-format) ran and ended in
+  // ERROR "unknown option '--input-format'" instead of UNSUPPORTED: a session its steps start needs the flag whatever
+  // the scenario says.
+  it("makes a session started over stream-json need --input-format, and a print step --output-format", () => {
+    const unparseable = findScenario("unparseable-request-body")!;
+    expect(unparseable.needs).toEqual(["stream-json-output"]);
+    expect(scenarioNeeds(unparseable, unparseable.params.parse({}))).toEqual(["stream-json-output", "stream-json-input"]);
+    const printed = findScenario("api-retry-after")!;
+    expect(scenarioNeeds({ ...printed, needs: undefined }, printed.params.parse({}))).toEqual(["stream-json-output"]);
+    const monitor = findScenario("resume-monitor-starts-turn")!;
+    expect(scenarioNeeds(monitor, monitor.params.parse({}), "terminal")).not.toContain("stream-json-input");
+    const orphaned = findScenario("resume-orphaned-background-task")!;
+    expect(scenarioNeeds(orphaned, orphaned.params.parse({}), "sdk")).toContain("stream-json-input");
   });
 });
