@@ -38,6 +38,9 @@ const cellSchema = z.object({
   flaky: z.boolean(),
   // "RED 2/3" for a flaky cell, its verdict otherwise.
   label: z.string(),
+  // What neighbours compare, when not the verdict and red findings (stateOf): an --until-red entry's cell with a RED
+  // run is "RED (any run)", whatever its rate and whichever finding.
+  state: z.string().optional(),
   reason: z.string(),
   why: cellWhySchema,
   runs: z.array(cellRunSchema),
@@ -84,6 +87,8 @@ const entrySchema = z.object({
   versions: z.array(z.string()),
   stride: z.int().min(1),
   repeat: z.int().min(1),
+  // --until-red: runs a release until one is RED, up to this many; GREEN only when every one of them was.
+  untilRed: z.int().min(1).optional(),
   cells: z.array(cellSchema),
   intervals: z.array(intervalSchema),
   boundaries: z.array(boundarySchema),
@@ -105,15 +110,20 @@ export const atlasFileSchema = z.object({
 });
 export type AtlasFile = z.infer<typeof atlasFileSchema>;
 
-// "GREEN", "RED notification-changed", "FLAKY RED 2/3 notification-changed": what two neighbours must share to be one interval.
 /** A run's red finding ids, sorted and once each: with its verdict, what a cell or a proof compares. */
 export function redOf(result: Pick<CheckResult, "findings">): string[] {
   return [...new Set(result.findings.filter((f) => f.red).map((f) => f.id))].sort();
 }
 
-export function stateOf(cell: Pick<AtlasCell, "verdict" | "red" | "flaky" | "label">): string {
+// "GREEN", "RED notification-changed", "FLAKY RED 2/3 notification-changed", "RED (any run)": what two neighbours must
+// share to be one interval.
+export function stateOf(cell: Pick<AtlasCell, "verdict" | "red" | "flaky" | "label" | "state">): string {
+  if (cell.state !== undefined) return cell.state;
   return cell.flaky ? ["FLAKY", cell.label, ...cell.red].join(" ") : [cell.verdict, ...cell.red].join(" ");
 }
+
+/** The state of an --until-red cell that saw a RED run. */
+export const RED_IN_ANY_RUN = "RED (any run)";
 
 // "2.1.283 → 2.1.284: RED notification-changed → GREEN"
 export function boundaryLine(b: Pick<AtlasBoundary, "before" | "after" | "from" | "to">): string {

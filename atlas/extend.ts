@@ -1,6 +1,6 @@
 // Extends every entry of an atlas directory to the releases published since it was measured: each entry over every
-// release from its own first one, with its own driver, SDK release, stride and repeats, so a nightly keeps a whole
-// checked-in atlas current without naming its scenarios and variants a second time.
+// release from its own first one, with its own driver, SDK release, stride, repeats and --until-red, so a nightly keeps
+// a whole checked-in atlas current without naming its scenarios and variants a second time.
 import fs from "node:fs";
 import path from "node:path";
 import { UserError } from "../core/errors.ts";
@@ -16,11 +16,12 @@ export interface ExtendOptions extends Pick<AtlasOptions, "verify" | "jobs" | "r
   releasesFrom: (from: string) => Promise<string[]>;
 }
 
-// Entries measured alike go through one atlas run: the same driver, SDK release, first release, stride and repeats.
+// Entries measured alike go through one atlas run: the same driver, SDK release, first release, stride, repeats and
+// --until-red.
 export function extensionGroups(file: AtlasFile): AtlasEntry[][] {
   const groups = new Map<string, AtlasEntry[]>();
   for (const entry of file.entries) {
-    const key = JSON.stringify([entry.driver, entry.sdk, entry.versions[0], entry.stride, entry.repeat]);
+    const key = JSON.stringify([entry.driver, entry.sdk, entry.versions[0], entry.stride, entry.repeat, entry.untilRed ?? null]);
     groups.set(key, [...(groups.get(key) ?? []), entry]);
   }
   return [...groups.values()];
@@ -44,6 +45,7 @@ export async function extendEveryEntry(options: ExtendOptions): Promise<AtlasOut
       versions: await options.releasesFrom(first.versions[0]!),
       stride: first.stride,
       repeat: first.repeat,
+      ...(first.untilRed === undefined ? {} : { untilRed: first.untilRed }),
     });
     runs += outcome.runs;
     reused += outcome.reused;

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { claimFolder } from "../core/folder-writer.ts";
-import type { CheckResult } from "../core/verdict.ts";
+import type { CheckResult, Verdict } from "../core/verdict.ts";
 import type { Driver, Scenario } from "../kit/scenario.ts";
 import { driverFor, sdkFor } from "../pipeline/drivers.ts";
 import { runsAlone } from "../pipeline/run-concurrency.ts";
@@ -14,7 +14,7 @@ import { checkRecordedRun } from "../pipeline/check-recorded-run.ts";
 import type { CacheOptions } from "../releases/release-cache.ts";
 import { findReusedVerdicts } from "../bisect/reuse-dirs.ts";
 import type { ReusedRun } from "../bisect/types.ts";
-import { ATLAS_FILE, ATLAS_RUNS_DIR, readAtlasFile, redOf, sameVariant, writeAtlasFile, type AtlasCell, type AtlasEntry, type AtlasFile } from "./atlas-file.ts";
+import { ATLAS_FILE, ATLAS_RUNS_DIR, readAtlasFile, RED_IN_ANY_RUN, redOf, sameVariant, writeAtlasFile, type AtlasCell, type AtlasEntry, type AtlasFile } from "./atlas-file.ts";
 import { boundariesOf, intervalsOf, searchEntry, type Probe } from "./search.ts";
 import { atlasChanges, type AtlasChange } from "./changes.ts";
 
@@ -36,6 +36,10 @@ export interface AtlasOptions {
   stride: number;
   verify: number;
   repeat: number;
+  // For a bug whose verdict flips run to run: run a release until one run is RED, up to this many while every run is
+  // GREEN (--repeat runs when one is neither); its state is then whether any run was RED, not the rate or the finding,
+  // so neighbours do not differ by chance in how often or how it failed.
+  untilRed?: number;
   // Releases of one scenario measured at once (default 1); a scenario that runs alone is measured one at a time.
   jobs?: number;
   outDir: string;
@@ -86,13 +90,28 @@ function relativeRun(outDir: string, runDir: string): string {
   return path.relative(outDir, runDir);
 }
 
+// Whether a release wants another run, from its runs' verdicts so far: --repeat of them; with --until-red none after a
+// RED one, and more up to that count while every one is GREEN.
+function wantsAnotherRun(verdicts: readonly Verdict[], repeat: number, untilRed: number | undefined): boolean {
+  if (untilRed === undefined) return verdicts.length < repeat;
+  if (verdicts.includes("RED")) return false;
+  if (verdicts.length < repeat) return true;
+  return verdicts.length < untilRed && verdicts.every((v) => v === "GREEN");
+}
+
 // One release's cell from its reused results and its fresh runs, by the one repeat rule; red sets that differ
-// between runs that agree on the verdict are flaky too, for the atlas compares red sets.
-function cellOf(probe: Probe, runs: AtlasCell["runs"], results: readonly CheckResult[]): AtlasCell {
+// between runs that agree on the verdict are flaky too, for the atlas compares red sets. With --until-red a RED run
+// makes the cell RED whatever the others say.
+function cellOf(probe: Probe, runs: AtlasCell["runs"], results: readonly CheckResult[], untilRed: number | undefined): AtlasCell {
   const combined = combineRepeats(results);
   const redSets = new Set(results.filter((r) => r.verdict !== "ERROR").map((r) => JSON.stringify(redOf(r))));
   const flaky = combined.flaky || redSets.size > 1;
   const red = [...new Set(results.flatMap(redOf))].sort();
+  const reds = results.filter((r) => r.verdict === "RED").length;
+  if (untilRed !== undefined && reds > 0) {
+    const reason = results.find((r) => r.verdict === "RED")!.reason;
+    return { version: probe.version, verdict: "RED", red, flaky, label: `RED ${reds}/${results.length}`, state: RED_IN_ANY_RUN, reason, why: probe.why, runs };
+  }
   const verdict = flaky && combined.verdict !== "ERROR" ? combined.rates.leading : combined.verdict;
   return {
     version: probe.version,
@@ -108,12 +127,12 @@ function cellOf(probe: Probe, runs: AtlasCell["runs"], results: readonly CheckRe
 
 // A cell judged again from its runs' directories by today's checks; a run with no directory (an install that failed)
 // keeps its ERROR.
-function recheckedCell(cell: AtlasCell, outDir: string, scenario: Scenario): AtlasCell {
+function recheckedCell(cell: AtlasCell, outDir: string, scenario: Scenario, untilRed: number | undefined): AtlasCell {
   const results = cell.runs.map((run) =>
     run.dir === null ? harnessErrorResult(cell.reason) : checkRecordedRun(path.resolve(outDir, run.dir), (name) => (name === scenario.name ? scenario : undefined)),
   );
   const runs = cell.runs.map((run, i) => ({ ...run, verdict: results[i]!.verdict, red: redOf(results[i]!) }));
-  return cellOf({ version: cell.version, why: cell.why }, runs, results);
+  return cellOf({ version: cell.version, why: cell.why }, runs, results, untilRed);
 }
 
 // One atlas writes a folder at a time; a second into the same --out refuses, a dead one's folder is taken over.
@@ -153,7 +172,12 @@ async function atlasFolder(options: AtlasOptions): Promise<AtlasOutcome> {
       versions,
       stride: options.stride,
       repeat: options.repeat,
-      cells: (earlier?.cells ?? []).map((cell) => (options.recheck ? recheckedCell(cell, outDir, scenario) : cell)),
+      ...(options.untilRed === undefined ? {} : { untilRed: options.untilRed }),
+      // A cell with fewer runs than this invocation wants (a higher --repeat or --until-red) is measured again: its
+      // runs are found again in runs/ and more are added.
+      cells: (earlier?.cells ?? [])
+        .map((cell) => (options.recheck ? recheckedCell(cell, outDir, scenario, options.untilRed) : cell))
+        .filter((cell) => !wantsAnotherRun(cell.runs.map((r) => r.verdict), options.repeat, options.untilRed)),
       intervals: [],
       boundaries: [],
       verify: earlier?.verify ?? { ran: [], disagreed: [] },
@@ -183,7 +207,7 @@ async function atlasFolder(options: AtlasOptions): Promise<AtlasOutcome> {
       const results: CheckResult[] = reused.map((r) => r.result);
       const cellRuns: AtlasCell["runs"] = reused.map((r) => ({ dir: relativeRun(outDir, r.runDir), verdict: r.result.verdict, red: redOf(r.result), reused: true, wallMs: 0 }));
       let fresh = 0;
-      while (results.length < options.repeat) {
+      while (wantsAnotherRun(results.map((r) => r.verdict), options.repeat, options.untilRed)) {
         if (options.signal?.aborted) return null;
         const t0 = Date.now();
         const outcome = await runner.run({ scenario, params, ...options.drive }, probe.version, options.signal);
@@ -199,7 +223,7 @@ async function atlasFolder(options: AtlasOptions): Promise<AtlasOutcome> {
         cellRuns.push({ dir: outcome.installed ? relativeRun(outDir, outcome.runDir) : null, verdict: result.verdict, red: redOf(result), reused: false, wallMs: Date.now() - t0 });
       }
       if (fresh === 0) reusedCount += 1;
-      const cell = cellOf(probe, cellRuns, results);
+      const cell = cellOf(probe, cellRuns, results, options.untilRed);
       const verify = probe.why === "verify" ? { ...entry.verify, ran: [...entry.verify.ran, probe.version] } : entry.verify;
       save({ ...entry, runs: entry.runs + fresh, reused: entry.reused + (fresh === 0 ? 1 : 0), verify });
       emit({ kind: "cell", scenario: scenario.name, cell, runs });

@@ -31,6 +31,7 @@ export function registerAtlasCommand(program: Command, ctx: CliContext): void {
     .option("--stride <k>", "measure every K-th release first", wholeNumber("--stride", 1, 1000), 8)
     .option("--verify <n>", "then run N random releases inside the intervals assumed to agree, and say how many disagreed", wholeNumber("--verify", 0, 1000), 0)
     .option("--repeat <n>", "runs per release; repeats that disagree make a flaky cell, a state of its own", wholeNumber("--repeat", 1, 20), 1)
+    .option("--until-red <n>", "for a bug whose verdict flips run to run: run each release until a run is RED, up to N runs while all are GREEN; a release is then RED if any run was, and neighbours compare that, not the rate or the finding", wholeNumber("--until-red", 2, 50))
     .option("--jobs <j>", "releases of a scenario measured at once, within the machine's cores (a scenario that runs alone still runs alone)", wholeNumber("--jobs", 1, 64), 1)
     .option("--reuse <dir>", "take verdicts from matching run directories under DIR (repeatable; the atlas's own runs/ always are)", collect, [])
     .option("--out <dir>", "the atlas directory (atlas.json, site/, runs/); running again with it resumes", DEFAULT_ATLAS_OUT)
@@ -60,8 +61,8 @@ export function registerAtlasCommand(program: Command, ctx: CliContext): void {
       let changes: AtlasChange[] | null = null;
       const scenarios = await Promise.all(names.map((n) => ctx.scenarioNamed(n)));
       if (options.extend) {
-        const own = ["stride", "repeat", "param", "driver", "sdk"].filter((name) => command.getOptionValueSource(name) === "cli");
-        if (own.length > 0) throw new UserError(`atlas --extend measures each entry as it was measured; --${own.join(", --")} does not apply`, "CONFLICTING_OPTIONS", { hint: "drop those options, or drop --extend and name the scenario with its --versions" });
+        const own = ["stride", "repeat", "untilRed", "param", "driver", "sdk"].filter((name) => command.getOptionValueSource(name) === "cli");
+        if (own.length > 0) throw new UserError(`atlas --extend measures each entry as it was measured; --${own.map((name) => (name === "untilRed" ? "until-red" : name)).join(", --")} does not apply`, "CONFLICTING_OPTIONS", { hint: "drop those options, or drop --extend and name the scenario with its --versions" });
         if (names.length > 0 || options.merge || options.versions) throw new UserError("atlas --extend takes its scenarios and ranges from --out's atlas.json", "CONFLICTING_OPTIONS", { hint: "drop the scenario names, --versions and --merge; or drop --extend" });
         const outcome = await extendEveryEntry({
           outDir,
@@ -91,6 +92,7 @@ export function registerAtlasCommand(program: Command, ctx: CliContext): void {
           stride: options.stride,
           verify: options.verify,
           repeat: options.repeat,
+          ...(options.untilRed === undefined ? {} : { untilRed: options.untilRed }),
           jobs: withinCores(options.jobs, "--jobs"),
           outDir,
           reuse: options.reuse.map((d: string) => path.resolve(d)),

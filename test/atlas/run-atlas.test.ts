@@ -9,7 +9,7 @@ import { readRunRecord, writeRunRecord } from "../../harness/run-record.ts";
 import { findScenario } from "../../scenarios/index.ts";
 import type { ReleaseRunner } from "../../pipeline/run-scenario.ts";
 import { runAtlas, withCells } from "../../atlas/run-atlas.ts";
-import { notificationTable, standInRunner, tempDirs } from "../stand-in-runner.ts";
+import { GREEN_RESULT, notificationTable, redWith, standInRunner, tempDirs } from "../stand-in-runner.ts";
 import { ATLAS_FILE, readAtlasFile, writeAtlasFile } from "../../atlas/atlas-file.ts";
 
 const scenario = findScenario("subagent-resume-notification-header")!;
@@ -114,6 +114,61 @@ describe("runAtlas", () => {
     expect(again).toMatchObject({ version: "2.1.281", verdict: "RED", red: ["notification-changed"], why: "sample" });
     expect(again!.runs).toEqual([expect.objectContaining({ dir: "runs/run-2.1.281", verdict: "RED", red: ["notification-changed"] })]);
     expect(outcome.changes).toContainEqual(expect.objectContaining({ kind: "state-changed", release: "2.1.281", before: "GREEN", after: "RED notification-changed" }));
+  });
+
+  // nested-subagent-reply-routed's shape: up to 2.1.283 each run is RED with one of two findings or GREEN, by chance;
+  // from 2.1.284 every run is GREEN. Each release's runs follow its own list, in turn.
+  const FLAKY_RUNS: Record<string, string[]> = {
+    "2.1.250": ["child-lost"],
+    "2.1.251": ["GREEN", "reply-lost"],
+    "2.1.259": ["GREEN", "GREEN", "child-lost"],
+    "2.1.270": ["reply-lost", "GREEN"],
+    "2.1.281": ["GREEN", "child-lost"],
+    "2.1.283": ["reply-lost"],
+  };
+  const flakyRunner = (out: string) => {
+    const calls = new Map<string, number>();
+    return standInRunner(out, (version) => {
+      const n = calls.get(version) ?? 0;
+      calls.set(version, n + 1);
+      const list = FLAKY_RUNS[version] ?? ["GREEN"];
+      const next = list[n % list.length]!;
+      return next === "GREEN" ? GREEN_RESULT : redWith(next);
+    });
+  };
+
+  it("with --until-red, runs a release until a run is RED (up to N while all are GREEN) and draws only where the bug stops", async () => {
+    const exact = tmp();
+    await runAtlas({ ...base(exact, flakyRunner(exact).runner), stride: 2, repeat: 2 });
+    // Compared by rate and finding, the chance draws split the flaky stretch into boundaries that are not there.
+    expect(readAtlasFile(exact).entries[0]!.boundaries.length).toBeGreaterThan(1);
+
+    const out = tmp();
+    const { runner, ran } = flakyRunner(out);
+    await runAtlas({ ...base(out, runner), stride: 2, repeat: 1, untilRed: 4 });
+    const entry = readAtlasFile(out).entries[0]!;
+    expect(entry.untilRed).toBe(4);
+    expect(entry.intervals.map((i) => `${i.first}-${i.last} ${i.state}`)).toEqual(["2.1.250-2.1.283 RED (any run)", "2.1.284-2.1.290 GREEN"]);
+    expect(entry.boundaries.map((b) => `${b.before}→${b.after} ${b.from} → ${b.to}`)).toEqual(["2.1.283→2.1.284 RED (any run) → GREEN"]);
+    const cell = (v: string) => entry.cells.find((c) => c.version === v)!;
+    // 2.1.259 was GREEN twice before its RED run; its label keeps the rate and its red list the finding.
+    expect(cell("2.1.259")).toMatchObject({ verdict: "RED", label: "RED 1/3", red: ["child-lost"], flaky: true });
+    expect(cell("2.1.259").runs.map((r) => r.verdict)).toEqual(["GREEN", "GREEN", "RED"]);
+    expect(cell("2.1.284").runs.map((r) => r.verdict)).toEqual(["GREEN", "GREEN", "GREEN", "GREEN"]);
+    expect(ran.filter((v) => v === "2.1.250")).toEqual(["2.1.250"]);
+  });
+
+  it("measures again a cell with fewer runs than --until-red wants; one with a RED run stands", async () => {
+    const out = tmp();
+    const first = flakyRunner(out);
+    await runAtlas({ ...base(out, first.runner), stride: 2, repeat: 1 });
+    const greenOnce = readAtlasFile(out).entries[0]!.cells.filter((c) => c.verdict === "GREEN" && c.runs.length === 1).map((c) => c.version);
+    expect(greenOnce).toContain("2.1.290");
+    const second = flakyRunner(out);
+    await runAtlas({ ...base(out, second.runner), stride: 2, repeat: 1, untilRed: 3 });
+    const cells = readAtlasFile(out).entries[0]!.cells;
+    expect(cells.find((c) => c.version === "2.1.290")!.runs).toHaveLength(3);
+    expect(second.ran).not.toContain("2.1.250");
   });
 
   it("refuses an atlas.json that does not match the schema, naming the field", () => {
