@@ -70,7 +70,8 @@ export default defineScenario({
   // Measured 2026-12-02 and 2026-12-06: node bin/ccrepro.mjs bisect rejected-image-resent [--param via=prompt] --old A --new B,
   // then run … --claude V --repeat 3|5 on each side of each boundary (docs/scenarios/rejected-image-resent.md).
   known: [
-    { versions: "<=2.1.141", verdict: "RED", finding: "rejected-block-resent", note: "the refused image stays in the history: the next turn's request carries it and is refused again (1.0.128, 2.0.72, 2.1.58, 2.1.112, 2.1.113, 2.1.141 5/5)" },
+    { versions: "1.0.21 - 1.0.64", verdict: "INCONCLUSIVE", note: "the scripted Read is never called: these releases keep the Bash call twice in the history (the same tool_use id, as mid-stream-error-partial finds), so the main stream's next reply is the final text and no image is refused (the atlas, 2026-12-07; 1.0.64 3 of 3)" },
+    { versions: ">=1.0.65 <=2.1.141", verdict: "RED", finding: "rejected-block-resent", note: "the refused image stays in the history: the next turn's request carries it and is refused again (1.0.65 3/3, 1.0.128, 2.0.72, 2.1.58, 2.1.112, 2.1.113, 2.1.141 5/5; the atlas on every release between)" },
     { versions: ">=2.1.142", verdict: "GREEN", note: "after the 400 claude asks again at once with the image replaced by \"[Image removed: the API could not process this image …]\", and the next turn carries none (2.1.142 5/5, 2.1.144, 2.1.147, 2.1.154, 2.1.168, 2.1.223, 2.1.332)" },
     { versions: "<=2.1.37", params: { via: "prompt" }, verdict: "RED", finding: "rejected-block-resent", note: "every request of every turn carries the image and is refused (1.0.128, 2.0.72, 2.0.76, 2.1.27, 2.1.33, 2.1.37 3/3 +1)" },
     { versions: ">=2.1.38 <=2.1.68", params: { via: "prompt" }, verdict: "GREEN", note: "the next turn's request carries the text \"[image]\" where the refused image was (2.1.38 3/3 +1, 2.1.39, 2.1.41, 2.1.58 3/3 +1, 2.1.68 3/3 +1)" },
