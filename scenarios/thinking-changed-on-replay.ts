@@ -134,7 +134,7 @@ export default defineScenario({
   // (docs/scenarios/thinking-changed-on-replay.md); how=fallback bisected --old 2.1.112 --new 2.1.154, then run …
   // --claude 2.1.150|2.1.152 --param how=fallback --repeat 5. The other three ways are not reproduced: GREEN guards.
   known: [
-    { versions: "1.0.22 - 1.0.51", verdict: "INCONCLUSIVE", note: "the resumed session's request is not known as its own: these releases put no session id in a request's metadata and the connection's process was not found (the atlas, 2026-12-07; 1.0.22 and 1.0.51 3 of 3)" },
+    { versions: "1.0.22 - 1.0.51", verdict: "INCONCLUSIVE", note: "the resumed session's request is not known as its own: these releases put no session id in a request's metadata, and their requests come through the harness's proxy (NO_PROXY is honoured from 1.0.93), which names no claude process (the atlas, 2026-12-07; 1.0.22 and 1.0.51 3 of 3)" },
     { versions: ">=1.0.53", verdict: "GREEN", note: "every thinking block sent back as served, in the tool loop and after the resume (1.0.53 3/3, 1.0.128, 2.0.60, 2.0.64, 2.0.69, 2.1.12, 2.1.20, 2.1.113, 2.1.152–2.1.154, 2.1.332); 2.1.113 and 2.1.152/2.1.154 sometimes resume with fewer blocks, none changed" },
     { versions: ">=2.0.60", params: { how: "interrupt" }, verdict: "GREEN", note: "the half-streamed thinking block is dropped, not sent back unsigned (2.0.60, 2.0.69, 2.1.12, 2.1.20, 2.1.112, 2.1.154, 2.1.332)" },
     { versions: ">=2.1.112 <=2.1.150", params: { how: "fallback" }, verdict: "GREEN", note: "the fallback model gets the main model's thinking blocks as served (2.1.112, 2.1.133, 2.1.144, 2.1.148, 2.1.150 5/5)" },
