@@ -11,6 +11,7 @@ const rowSchema = z.looseObject({
   sessionId: z.string().optional(),
   timestamp: z.string().optional(),
   isMeta: z.boolean().optional(),
+  isSidechain: z.boolean().optional(),
   isCompactSummary: z.boolean().optional(),
   message: z.looseObject({ role: z.string().optional(), content: z.unknown() }).optional(),
 });
@@ -82,6 +83,10 @@ export function transcriptOf(rec: Recordings, s: SessionName): TranscriptView | 
   return id ? (transcriptsOf(rec).find((t) => t.sessionId === id) ?? null) : null;
 }
 
-/** The conversation rows of a transcript: user and assistant messages that are not meta rows, in file order. */
+/**
+ * The conversation rows of a transcript: user and assistant messages that are not meta rows, in file order. Sidechain
+ * rows (a subagent's, or the "Warmup" exchange 2.0.19–2.0.27 write into the session's own file) are another
+ * conversation's, never sent back as this one's history.
+ */
 export const conversationRows = (view: TranscriptView): TranscriptRow[] =>
-  view.rows.filter((row) => (row.type === "user" || row.type === "assistant") && row.json?.isMeta !== true && row.json?.message !== undefined);
+  view.rows.filter((row) => (row.type === "user" || row.type === "assistant") && row.json?.isMeta !== true && row.json?.isSidechain !== true && row.json?.message !== undefined);

@@ -109,4 +109,16 @@ describe("conversationRows", () => {
     const view = only(`${lines.map((l) => JSON.stringify(l)).join("\n")}\nnot json\n`);
     expect(conversationRows(view).map((r) => r.uuid)).toEqual(["1", "3", "7"]);
   });
+
+  // 2.0.19–2.0.27 write the subagent warm-up into the session's own file (a resume-history-lost run on 2.0.19, rows as
+  // recorded there): counted as the conversation, their absence from the resumed request read as history lost.
+  it("leaves out sidechain rows, another conversation's", () => {
+    const lines = [
+      { type: "user", uuid: "1", isSidechain: false, message: { role: "user", content: "CCREPRO_HIST_ONE_6N say one" } },
+      { type: "user", uuid: "2", isSidechain: true, message: { role: "user", content: "Warmup" } },
+      { type: "assistant", uuid: "3", isSidechain: true, message: { role: "assistant", content: [{ type: "text", text: "ok" }] } },
+      { type: "assistant", uuid: "4", isSidechain: false, message: { role: "assistant", content: [{ type: "text", text: "answer 1" }] } },
+    ];
+    expect(conversationRows(only(`${lines.map((l) => JSON.stringify(l)).join("\n")}\n`)).map((r) => r.uuid)).toEqual(["1", "4"]);
+  });
 });
