@@ -41,10 +41,15 @@ const CAPTURE_QUIET_MS = 300;
 const CAPTURE_MAX_MS = 1_000;
 const ECHO_TIMEOUT_MS = 10_000;
 
-// The input box: a horizontal rule, then the prompt character at the start of the next row.
+// The input box: a horizontal rule, then the prompt character at the start of the next row; before 2.0 a rounded box
+// whose first inner row starts with the prompt character (padded with no-break spaces: "│ > Try …").
 export function promptReady(screen: string): boolean {
   const rows = screen.split("\n");
-  return rows.some((row, i) => /^─{20,}$/.test(row.trim()) && /^[❯>](\s|$)/.test(rows[i + 1] ?? ""));
+  return rows.some(
+    (row, i) =>
+      (/^─{20,}$/.test(row.trim()) && /^[❯>](\s|$)/.test(rows[i + 1] ?? "")) ||
+      (/^╭─{20,}╮$/.test(row.trim()) && /^│[\s\u00a0]*>[\s\u00a0]/.test(rows[i + 1] ?? "")),
+  );
 }
 
 // Texts of the dialogs a fresh config shows before the prompt (onboarding, trust, API key, bypass permissions).

@@ -7,7 +7,7 @@ import { dialogShown, promptReady } from "../../harness/terminal-steps.ts";
 const screen = (name: string) => fs.readFileSync(path.join(import.meta.dirname, "..", "fixtures", "background", "screens", `${name}.txt`), "utf8");
 
 describe("promptReady / dialogShown", () => {
-  it.each(["2.1.150-prompt", "2.1.332-prompt", "2.1.332-tool-running", "2.1.332-background-typed"])("%s: the input box is ready", (name) => {
+  it.each(["1.0.34-prompt", "2.1.150-prompt", "2.1.332-prompt", "2.1.332-tool-running", "2.1.332-background-typed"])("%s: the input box is ready", (name) => {
     expect(promptReady(screen(name))).toBe(true);
     expect(dialogShown(screen(name))).toBe(false);
   });
