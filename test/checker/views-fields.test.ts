@@ -220,7 +220,24 @@ describe("viewRequest", () => {
 
   it("does not match a session id to a session that never reported one", () => {
     const rec = recordings({ sessions: [session("noId", [], proc({ pid: 5, sessionId: null }))], body: bodies({ 1: { messages: [] } }) });
-    expect(viewRequest(rec, entry(1)).session).toBeNull();
+    expect(viewRequest(rec, entry(1, { headers: { "x-claude-code-session-id": "cccccccc-cccc-cccc-cccc-cccccccccccc" } })).session).toBeNull();
+  });
+
+  // Releases before 1.0.93 reach the mock through the harness's proxy (no process on the connection) and before 1.0.53
+  // carry no session id: thinking-changed-on-replay's resumed session on 1.0.51 sent its request as the only session
+  // running, and belonged to none.
+  it("gives a request with no process and no session id to the one session running when it came", () => {
+    const sessions = [session("s1", [], proc({ startedAt: 900, endedAt: 1000 })), session("s2", [], proc({ startedAt: 1002, endedAt: null }))];
+    const rec = recordings({ sessions, body: bodies({ 1: { messages: [] }, 5: { messages: [] } }) });
+    const at = (seq: number, over: Partial<RequestEntry> = {}) => viewRequest(rec, entry(seq, over)).session;
+    expect(at(5)).toBe("s2");
+    expect(at(5, { receivedAt: 950 })).toBe("s1");
+    // Between the two, or while both run: no one.
+    expect(at(1, { receivedAt: 1001 })).toBeNull();
+    const both = recordings({ sessions: [session("a", [], proc({ startedAt: 0 })), session("b", [], proc({ startedAt: 0 }))], body: bodies({ 1: { messages: [] } }) });
+    expect(viewRequest(both, entry(1)).session).toBeNull();
+    // A process on the connection that is no session's (a daemon) is not the running session's.
+    expect(at(5, { client: { remoteAddress: null, remotePort: null, pid: 4242 } })).toBeNull();
   });
 });
 
