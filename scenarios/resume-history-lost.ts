@@ -68,8 +68,9 @@ export default defineScenario({
   // bisect resume-history-lost --old 1.0.128 --new 2.1.118` (2.1.89/2.1.90) and the CHANGELOG (2.1.120/2.1.121), each side
   // run 3 times (2026-12-06); small: 2026-12-01 and 2026-12-06.
   known: [
-    { versions: "2.1.69", params: { size: "large" }, verdict: "INCONCLUSIVE", note: "the resumed session sent no request and printed no error result (1 run, 2026-12-06)" },
-    { versions: ">=1.0.128 <2.1.90", params: { size: "large" }, verdict: "GREEN", note: "the corrupt line is skipped, every held message comes back (1.0.128, 2.1.20, 2.1.68, 2.1.79, 2.1.85, 2.1.87, 2.1.88; 2.1.89 3 of 3)" },
+    { versions: "1.0.22 - 1.0.63", params: { size: "large" }, verdict: "INCONCLUSIVE", note: "the resumed request's first message is the context reminder alone, so the mock files it under no conversation and the check sees no resumed request (the atlas, 2026-12-07; 1.0.22 and 1.0.63 3 of 3)" },
+    { versions: "2.1.69", params: { size: "large" }, verdict: "INCONCLUSIVE", note: "the resumed session sent no request and printed no error result (3 of 3 on 2026-12-07)" },
+    { versions: ">=1.0.64 <2.1.69 || >=2.1.70 <2.1.90", params: { size: "large" }, verdict: "GREEN", note: "the corrupt line is skipped, every held message comes back (1.0.64, 2.0.15, 2.0.19, 2.0.27, 2.0.28 3 of 3; 1.0.128, 2.1.20, 2.1.68, 2.1.79, 2.1.85, 2.1.87, 2.1.88; 2.1.89 3 of 3; the atlas on every release between)" },
     {
       versions: ">=2.1.90 <2.1.115",
       params: { size: "large" },
