@@ -74,11 +74,12 @@ export default defineScenario({
       note: "open: through Agent SDK 0.3.197 with the graceful close (input ended on the result, abort 4 s later), --resume settles the pushed prompt with a zero-work task-notification result first (measured on 2.1.234, 2.1.332)",
     },
     {
-      versions: ">=2.1.234",
+      versions: ">=2.1.186",
       verdict: "RED",
       finding: "prompt-settled-by-extra-result",
-      note: "open: after a SIGKILL stop, --resume settles the pushed prompt with a zero-work task-notification result first (measured on 2.1.234, 2.1.281, 2.1.332)",
+      note: "open: after a SIGKILL stop, --resume settles the pushed prompt with a zero-work task-notification result first (2.1.186 3 of 3, 2.1.234, 2.1.281, 2.1.332; the atlas, 2026-12-07, on every release between)",
     },
+    { versions: "2.1.45 - 2.1.185", verdict: "GREEN", note: "the task was still running when the first session was killed, and the resumed session's first result answers the pushed prompt (2.1.45 and 2.1.185 3 of 3; the atlas on every release between; before 2.1.45 UNSUPPORTED)" },
     { versions: ">=2.1.234", params: { background: false }, verdict: "GREEN", note: "control: with nothing orphaned, the first result is the answer (measured on 2.1.234, 2.1.332)" },
   ],
   publicRecord: {
