@@ -166,6 +166,9 @@ export interface ReleaseRunner {
   run(subject: Pick<ScenarioRun, "scenario" | "params" | "driver" | "sdk">, version: string, abort?: AbortSignal): Promise<ReleaseRun>;
   // Installs without running, to warm the cache ahead of the runs.
   prefetch(version: string): Promise<InstalledRelease>;
+  // What the release lacks of the scenario's needs today (its cached probe), so a verdict recorded under older needs is
+  // not taken as this release's answer; absent in stand-ins, which know no needs.
+  missingNeeds?(subject: Pick<ScenarioRun, "scenario" | "params" | "driver">, version: string): Promise<Need[]>;
 }
 
 // Runs one scenario on releases by version. Each release is installed once however many runs wait for it, and is
@@ -216,6 +219,11 @@ export function releaseRunner(
       // A prefetch only warms the cache; the run that needs the release pins it again.
       await unpinRelease(version, options.cache);
       return release;
+    },
+    async missingNeeds(subject, version) {
+      const release = await this.prefetch(version);
+      const driver = driverFor(subject.scenario, subject.driver);
+      return (await unsupportedNeeds(subject.scenario, subject.params, release, driver)).missing;
     },
   };
 }

@@ -38,6 +38,9 @@ export default defineScenario({
     driver === "terminal" ? [] : stop(s1),
   ],
   drivers: ["headless", "terminal"],
+  // Without task notifications (before 2.0.77) no release can wake anything: "never notified" would be RED by
+  // construction there, not a finding.
+  needs: ["background-bash", "task-notification"],
   check(rec) {
     const sub = requestsOf(rec, { stream: "sub" });
     if (sub.length < 2) return { reached: notReached("the subagent never ended its first turn"), findings: [] };

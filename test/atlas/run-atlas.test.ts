@@ -8,6 +8,7 @@ import { UserError } from "../../core/errors.ts";
 import { readRunRecord, writeRunRecord } from "../../harness/run-record.ts";
 import { findScenario } from "../../scenarios/index.ts";
 import type { ReleaseRunner } from "../../pipeline/run-scenario.ts";
+import type { CheckResult } from "../../core/verdict.ts";
 import { runAtlas, withCells } from "../../atlas/run-atlas.ts";
 import { GREEN_RESULT, notificationTable, redWith, standInRunner, tempDirs } from "../stand-in-runner.ts";
 import { ATLAS_FILE, readAtlasFile, writeAtlasFile } from "../../atlas/atlas-file.ts";
@@ -169,6 +170,24 @@ describe("runAtlas", () => {
     const cells = readAtlasFile(out).entries[0]!.cells;
     expect(cells.find((c) => c.version === "2.1.290")!.runs).toHaveLength(3);
     expect(second.ran).not.toContain("2.1.250");
+  });
+
+  // subagent-background-task-notified judged RED never-notified on 1.0.72–2.0.76, releases with no task notifications
+  // at all, until it declared that it needs them: a recheck measures such cells again, and the probe says UNSUPPORTED.
+  it("with recheck, measures again a cell of a release that lacks what the scenario needs today", async () => {
+    // A RED cell whose run (the recorded 2.1.281 fixture) re-checks RED: only today's needs can make it UNSUPPORTED.
+    const out = tmp();
+    fs.cpSync(path.dirname(FIXTURE), path.join(out, "runs", "run-2.1.281"), { recursive: true });
+    const run = { dir: "runs/run-2.1.281", verdict: "RED" as const, red: ["notification-changed"], reused: false, wallMs: 1 };
+    const cell = { version: "2.1.281", verdict: "RED" as const, red: ["notification-changed"], flaky: false, label: "RED", reason: "recorded", why: "sample" as const, runs: [run] };
+    const entry = withCells({ scenario: scenario.name, params: scenario.params.parse({}), driver: "headless", sdk: null, versions: ["2.1.281"], stride: 4, repeat: 1, cells: [], intervals: [], boundaries: [], verify: { ran: [], disagreed: [] }, runs: 1, reused: 0, complete: true }, new Map([["2.1.281", cell]]));
+    writeAtlasFile(out, { kind: "atlas", entries: [entry], startedAt: "2026-12-07T00:00:00.000Z", updatedAt: "2026-12-07T00:00:00.000Z" });
+    const unsupported: CheckResult = { verdict: "UNSUPPORTED", reason: "needs `<task-notification>` messages to the model, which this release lacks", findings: [], notes: [] };
+    const { runner: standInOnly, ran } = standInRunner(out, () => unsupported);
+    const runner: ReleaseRunner = { ...standInOnly, missingNeeds: async () => ["task-notification"] };
+    await runAtlas({ ...base(out, runner), versions: ["2.1.281"], recheck: true });
+    expect(ran).toEqual(["2.1.281"]);
+    expect(readAtlasFile(out).entries[0]!.cells.map((c) => `${c.version} ${c.verdict}`)).toEqual(["2.1.281 UNSUPPORTED"]);
   });
 
   it("refuses an atlas.json that does not match the schema, naming the field", () => {
