@@ -31,8 +31,10 @@ export const TOOLS = [
 ] as const;
 export type Tool = (typeof TOOLS)[number];
 
-// What a scenario can need: a capability, a hook event by name (`hook:UserPromptSubmit`) or a tool (`tool:Monitor`).
-export type Need = Capability | `hook:${string}` | `tool:${Tool}`;
+// What a scenario can need: a capability, a hook event by name (`hook:UserPromptSubmit`), a tool (`tool:Monitor`) or a
+// command-line option its steps pass (`flag:--fallback-model`), found among the options the release declares, hidden
+// ones too, so a release without it is UNSUPPORTED rather than an ERROR "unknown option".
+export type Need = Capability | `hook:${string}` | `tool:${Tool}` | `flag:--${string}`;
 
 // How a missing need reads in an UNSUPPORTED verdict: "needs `--input-format stream-json`".
 const NEED_TEXT: Record<Capability, string> = {
@@ -55,15 +57,17 @@ const NEED_TEXT: Record<Capability, string> = {
 export function describeNeed(need: Need): string {
   if (need.startsWith("hook:")) return `the ${need.slice("hook:".length)} hook event`;
   if (need.startsWith("tool:")) return `the ${need.slice("tool:".length)} tool`;
+  if (need.startsWith("flag:")) return `the \`${need.slice("flag:".length)}\` option`;
   return NEED_TEXT[need as Capability];
 }
 
-// The three forms a need takes, for a scenario file's error message.
-export const NEED_FORMS = `a capability (${CAPABILITIES.join(", ")}), hook:EventName, or ${TOOLS.map((tool) => `tool:${tool}`).join(", ")}`;
+// The four forms a need takes, for a scenario file's error message.
+export const NEED_FORMS = `a capability (${CAPABILITIES.join(", ")}), hook:EventName, ${TOOLS.map((tool) => `tool:${tool}`).join(", ")}, or flag:--option`;
 
 export function isNeed(name: string): name is Need {
   if (name.startsWith("hook:")) return /^hook:[A-Za-z]+$/.test(name);
   if (name.startsWith("tool:")) return (TOOLS as readonly string[]).includes(name.slice("tool:".length));
+  if (name.startsWith("flag:")) return /^flag:--[a-z][a-z0-9-]*$/.test(name);
   return (CAPABILITIES as readonly string[]).includes(name);
 }
 
@@ -72,6 +76,7 @@ export interface ProbedHas {
   capabilities: readonly Capability[];
   hookEvents: readonly string[];
   tools: readonly Tool[];
+  flags: readonly string[];
 }
 
 // Pure: the needs the release lacks, in the order the scenario declared them.
@@ -79,6 +84,7 @@ export function missingNeeds(needs: readonly Need[], probe: ProbedHas): Need[] {
   return needs.filter((need) => {
     if (need.startsWith("hook:")) return !probe.hookEvents.includes(need.slice("hook:".length));
     if (need.startsWith("tool:")) return !probe.tools.includes(need.slice("tool:".length) as Tool);
+    if (need.startsWith("flag:")) return !probe.flags.includes(need.slice("flag:".length));
     return !probe.capabilities.includes(need as Capability);
   });
 }

@@ -54,7 +54,7 @@ export default defineScenario({
       notes: [`models: ${models.join(", ")}`, firstFallback === -1 ? "no fallback" : back ? "after the fallback, a later request tried the main model again" : "once on the fallback, every later request stayed on it"],
     };
   },
-  needs: ["stream-json-output"],
+  needs: ["stream-json-output", "flag:--fallback-model"],
   // Measured 2026-12-01 and 2026-12-06: node bin/ccrepro.mjs run model-fallback-on-overload --claude V [--param fault=404]
   // (docs/scenarios/model-fallback-on-overload.md).
   known: [

@@ -129,7 +129,7 @@ export default defineScenario({
     const line = (r: RequestView) => `#${r.seq} ${r.session ?? "?"} step ${r.entry.step} ${r.model ?? "?"}${r.reply.fault ? ` (${r.reply.fault})` : ""}: ${sentBack(r).length} sent back${changed(r).length ? `, ${changed(r).length} changed` : ""}`;
     return { reached: reached(), findings, notes: [`thinking sent back: ${main.map(line).join("; ")}`] };
   },
-  needs: ["stream-json-output"],
+  needs: (p) => ["stream-json-output", ...(p.how === "fallback" ? (["flag:--fallback-model"] as const) : [])],
   // Measured 2026-12-02: node bin/ccrepro.mjs run thinking-changed-on-replay --claude V [--param how=H]
   // (docs/scenarios/thinking-changed-on-replay.md); how=fallback bisected --old 2.1.112 --new 2.1.154, then run …
   // --claude 2.1.150|2.1.152 --param how=fallback --repeat 5. The other three ways are not reproduced: GREEN guards.

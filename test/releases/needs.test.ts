@@ -88,20 +88,22 @@ describe("scanBundle", () => {
 
 describe("missingNeeds", () => {
   it("names the capabilities and hook events a release lacks, in the scenario's order", () => {
-    const probe = { capabilities: ["stream-json-input", "background-bash"] as const, hookEvents: ["PreToolUse", "Stop"], tools: ["ToolSearch"] as const };
-    expect(missingNeeds(["stream-json-input", "hook:UserPromptSubmit", "tool:Monitor", "background-bash", "tool:ToolSearch", "task-notification"], probe)).toEqual([
+    const probe = { capabilities: ["stream-json-input", "background-bash"] as const, hookEvents: ["PreToolUse", "Stop"], tools: ["ToolSearch"] as const, flags: ["--model", "--resume"] };
+    expect(missingNeeds(["stream-json-input", "hook:UserPromptSubmit", "tool:Monitor", "background-bash", "tool:ToolSearch", "task-notification", "flag:--model", "flag:--fallback-model"], probe)).toEqual([
       "hook:UserPromptSubmit",
       "tool:Monitor",
       "task-notification",
+      "flag:--fallback-model",
     ]);
     expect(describeNeed("stream-json-input")).toBe("`--input-format stream-json`");
     expect(describeNeed("hook:UserPromptSubmit")).toBe("the UserPromptSubmit hook event");
     expect(describeNeed("tool:Monitor")).toBe("the Monitor tool");
+    expect(describeNeed("flag:--fallback-model")).toBe("the `--fallback-model` option");
   });
 
-  it("knows a need's three forms and no other", () => {
-    expect(["background-bash", "hook:SessionEnd", "tool:Monitor", "tool:ToolSearch"].every(isNeed)).toBe(true);
-    expect(["tool:Bash", "hook:", "hook:Session End", "monitor", "tool:monitor"].some(isNeed)).toBe(false);
+  it("knows a need's four forms and no other", () => {
+    expect(["background-bash", "hook:SessionEnd", "tool:Monitor", "tool:ToolSearch", "flag:--fallback-model"].every(isNeed)).toBe(true);
+    expect(["tool:Bash", "hook:", "hook:Session End", "monitor", "tool:monitor", "flag:fallback-model", "flag:--", "flag:--Model"].some(isNeed)).toBe(false);
   });
 
   it("lets parameters decide needs, and adds what the steps take", () => {
