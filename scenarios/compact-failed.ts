@@ -68,7 +68,7 @@ export default defineScenario({
   // Measured 2026-12-02 and 2026-12-06: node bin/ccrepro.mjs run compact-failed --claude V [--param fault=F], one run each
   // (docs/scenarios/compact-failed.md). 500, 429 and 401 are retried past the compaction's 150 s wait on 2.1.332 (401 also on 1.0.128 and 2.1.112): INCONCLUSIVE.
   known: [
-    { versions: "1.0.53 - 1.0.63", params: { fault: "400-too-long" }, verdict: "RED", finding: "history-lost", note: "the atlas, 2026-12-07 (every release sampled in the range; 1.0.63 re-run 3 of 3, 1.0.64 GREEN 3 of 3); before 1.0.53 INCONCLUSIVE" },
+    { versions: "1.0.21 - 1.0.63", params: { fault: "400-too-long" }, verdict: "RED", finding: "history-lost", note: "the atlas, 2026-12-07 (every release sampled in the range; 1.0.21, 1.0.51, 1.0.63 re-run 3 of 3, 1.0.64 GREEN 3 of 3): the request after the failed compaction no longer carries the first prompt" },
     {
       versions: "1.0.119 || 1.0.128 || 2.0.72 || 2.1.112 || 2.1.113 || 2.1.153 || 2.1.237 || 2.1.238 || 2.1.260 || 2.1.309 || 2.1.332",
       params: { fault: "400-too-long" },
