@@ -86,7 +86,8 @@ export default defineScenario({
   },
   known: [
     // Swept 2026-11-30: `ccrepro sweep subagent-resume-notification-header --versions "2.1.245 - 2.1.290"`.
-    { versions: ">=2.1.245 <=2.1.258", verdict: "RED", finding: "notification-dropped", note: "the absorbed notification is lost across the resume (the prefix changes too)" },
+    { versions: "2.1.45 - 2.1.224", verdict: "INCONCLUSIVE", note: "the subagent is never woken again after its turn, so there is no resume to compare (the atlas, 2026-12-07; 2.1.45 and 2.1.224 3 of 3); subagent-background-task-notified finds the same edge: a subagent is first woken by a notification in 2.1.225" },
+    { versions: ">=2.1.225 <=2.1.258", verdict: "RED", finding: "notification-dropped", note: "the absorbed notification is lost across the resume (the prefix changes too; 2.1.225 3 of 3, the atlas on every release to 2.1.258)" },
     { versions: ">=2.1.259 <=2.1.283", verdict: "RED", finding: "notification-changed", note: "header flips from the 494-char preamble to the 48-char one, delta 446" },
     { versions: "2.1.332", verdict: "GREEN", note: "keeps the notification's bytes" },
     { versions: ">=2.1.284", verdict: "GREEN", note: "measured with ccrepro bisect and sweep: 2.1.283 is the last release that flips the header" },
