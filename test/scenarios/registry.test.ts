@@ -50,11 +50,11 @@ describe("scenario index", () => {
     expect(scenarioProblems({ ...base, known: [{ versions: "*", verdict: "ERROR", note: "" }] })).toEqual([expect.stringMatching(/ERROR is never known/)]);
   });
 
-  it("takes a capability, a hook event or a tool as a need, and names the three forms for anything else", () => {
+  it("takes a capability, a hook event, a tool or an option as a need, and names the four forms for anything else", () => {
     const base = SCENARIOS[0]!;
-    expect(scenarioProblems({ ...base, needs: ["background-bash", "hook:SessionEnd", "tool:Monitor"] })).toEqual([]);
+    expect(scenarioProblems({ ...base, needs: ["background-bash", "hook:SessionEnd", "tool:Monitor", "flag:--fallback-model"] })).toEqual([]);
     expect(scenarioProblems({ ...base, needs: ["tool:Monitr"] })).toEqual([
-      expect.stringMatching(/needs\.0: "tool:Monitr" is not a need: a capability \(stream-json-input, .*\), hook:EventName, or tool:Monitor, tool:ToolSearch/),
+      expect.stringMatching(/needs\.0: "tool:Monitr" is not a need: a capability \(stream-json-input, .*\), hook:EventName, tool:Monitor, tool:ToolSearch, or flag:--option/),
     ]);
   });
 });
