@@ -17,7 +17,7 @@ export const CAPABILITIES = [
   "task-notification", // `<task-notification>` text reaches the model: 2.0.77 (not 2.0.0)
   "stream-task-events", // stream-json `system/task_started` and `task_notification`: 2.1.45 (not 2.1.44; the atlas's probes)
   "send-message", // the SendMessage tool, compiled in: 2.1.112 (offered by default only later; see the README)
-  "interactive-background", // the interactive `/background` command: 2.1.150 (not 2.1.113)
+  "interactive-background", // the interactive `/background` command: 2.1.119 (not 2.1.118; the atlas's probes)
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
