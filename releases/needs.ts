@@ -14,7 +14,7 @@ export const CAPABILITIES = [
   "honours-no-proxy", // the API client skips HTTPS_PROXY for NO_PROXY hosts: 1.0.93
   "background-bash", // Bash `run_in_background`: 1.0.69
   "background-subagent", // Task/Agent `run_in_background`: 2.0.77 (not 2.0.0)
-  "task-notification", // `<task-notification>` text reaches the model: 2.0.77 (not 2.0.0)
+  "task-notification", // `<task-notification>` text reaches the model: 2.0.67 (not 2.0.65; the atlas's probes)
   "stream-task-events", // stream-json `system/task_started` and `task_notification`: 2.1.45 (not 2.1.44; the atlas's probes)
   "send-message", // the SendMessage tool, compiled in: 2.1.112 (offered by default only later; see the README)
   "interactive-background", // the interactive `/background` command: 2.1.119 (not 2.1.118; the atlas's probes)

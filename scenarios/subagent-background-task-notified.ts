@@ -38,7 +38,7 @@ export default defineScenario({
     driver === "terminal" ? [] : stop(s1),
   ],
   drivers: ["headless", "terminal"],
-  // Without task notifications (before 2.0.77) no release can wake anything: "never notified" would be RED by
+  // Without task notifications (before 2.0.67) no release can wake anything: "never notified" would be RED by
   // construction there, not a finding.
   needs: ["background-bash", "task-notification"],
   check(rec) {
@@ -61,7 +61,7 @@ export default defineScenario({
     // First match wins, so the UI's entries come first. ccrepro run subagent-background-task-notified --driver terminal --claude V --repeat 2; bisect … --driver terminal --old 2.1.241 --new 2.1.258
     { versions: ">=2.1.226 <=2.1.241", driver: "terminal", verdict: "RED", finding: "subagent-never-notified", note: "in the interactive UI the command finishes and no subagent request follows its turn, where headless runs of the same releases are GREEN: 2.1.226 (2 of 2), 2.1.241 (2 of 2) and the bisect's last RED (3 runs of 2.1.241 in all)" },
     { versions: ">=2.1.242", driver: "terminal", verdict: "GREEN", note: "the UI wakes the subagent with the notification: 2.1.258 (2 of 2), 2.1.267, 2.1.242 (3 of 3: 2 runs and the bisect's), the bisect's 2.1.243, 2.1.247" },
-    { versions: ">=2.0.77 <=2.1.197", verdict: "RED", note: "subagent-task-killed: the command dies when the subagent ends its turn, or it finishes and is never notified, by chance (2.1.112, 2.1.197; 2.1.170 also left no bg-done.txt; one of three 2.1.112 runs finished it and never notified). The atlas (2026-12-07, one run a release) saw never-notified on most of 2.0.77–2.1.74 and on 2.1.138; re-run 3 of 3: 2.0.77 never-notified, 2.1.74, 2.1.75, 2.1.137, 2.1.138, 2.1.197 killed. Before 2.0.77 no task notifications: UNSUPPORTED" },
+    { versions: ">=2.0.67 <=2.1.197", verdict: "RED", note: "subagent-task-killed: the command dies when the subagent ends its turn, or it finishes and is never notified, by chance (2.1.112, 2.1.197; 2.1.170 also left no bg-done.txt; one of three 2.1.112 runs finished it and never notified). The atlas (2026-12-07, one run a release) saw never-notified on most of 2.0.67–2.1.74 and on 2.1.138; re-run 3 of 3: 2.0.67 and 2.0.77 never-notified, 2.1.74, 2.1.75, 2.1.137, 2.1.138, 2.1.197 killed. Before 2.0.67 no task notifications: UNSUPPORTED" },
     { versions: ">=2.1.198 <=2.1.224", verdict: "RED", finding: "subagent-never-notified", note: "the command finishes (bg-done.txt), no subagent request carries it (2.1.198–2.1.205, 2.1.213–2.1.218, 2.1.224)" },
     { versions: ">=2.1.225", verdict: "GREEN", note: "the subagent's next request carries the <task-notification> (2.1.225, 2.1.226, 2.1.258, 2.1.281, 2.1.332)" },
   ],
