@@ -112,6 +112,11 @@ function cellOf(probe: Probe, runs: AtlasCell["runs"], results: readonly CheckRe
     const reason = results.find((r) => r.verdict === "RED")!.reason;
     return { version: probe.version, verdict: "RED", red, flaky, label: `RED ${reds}/${results.length}`, state: RED_IN_ANY_RUN, reason, why: probe.why, runs };
   }
+  // No RED, but not GREEN every time either: neither "can fail" nor a GREEN of N runs was shown.
+  const greens = results.filter((r) => r.verdict === "GREEN").length;
+  if (untilRed !== undefined && combined.verdict !== "ERROR" && greens > 0 && greens < results.length) {
+    return { version: probe.version, verdict: "INCONCLUSIVE", red: [], flaky: false, label: `INCONCLUSIVE (GREEN ${greens}/${results.length})`, reason: combined.reason, why: probe.why, runs };
+  }
   const verdict = flaky && combined.verdict !== "ERROR" ? combined.rates.leading : combined.verdict;
   return {
     version: probe.version,

@@ -126,6 +126,8 @@ describe("runAtlas", () => {
     "2.1.270": ["reply-lost", "GREEN"],
     "2.1.281": ["GREEN", "child-lost"],
     "2.1.283": ["reply-lost"],
+    // No RED, one GREEN and one run that judged nothing (nested on 2.1.198, 2026-12-07).
+    "2.1.290": ["GREEN", "INCONCLUSIVE"],
   };
   const flakyRunner = (out: string) => {
     const calls = new Map<string, number>();
@@ -134,7 +136,7 @@ describe("runAtlas", () => {
       calls.set(version, n + 1);
       const list = FLAKY_RUNS[version] ?? ["GREEN"];
       const next = list[n % list.length]!;
-      return next === "GREEN" ? GREEN_RESULT : redWith(next);
+      return next === "GREEN" ? GREEN_RESULT : next === "INCONCLUSIVE" ? { ...GREEN_RESULT, verdict: "INCONCLUSIVE" as const, reason: "not reached" } : redWith(next);
     });
   };
 
@@ -149,8 +151,10 @@ describe("runAtlas", () => {
     await runAtlas({ ...base(out, runner), stride: 2, repeat: 1, untilRed: 4 });
     const entry = readAtlasFile(out).entries[0]!;
     expect(entry.untilRed).toBe(4);
-    expect(entry.intervals.map((i) => `${i.first}-${i.last} ${i.state}`)).toEqual(["2.1.250-2.1.283 RED (any run)", "2.1.284-2.1.290 GREEN"]);
+    expect(entry.intervals.map((i) => `${i.first}-${i.last} ${i.state}`)).toEqual(["2.1.250-2.1.283 RED (any run)", "2.1.284-2.1.284 GREEN", "2.1.290-2.1.290 INCONCLUSIVE"]);
     expect(entry.boundaries.map((b) => `${b.before}→${b.after} ${b.from} → ${b.to}`)).toEqual(["2.1.283→2.1.284 RED (any run) → GREEN"]);
+    // Neither a RED run nor N GREEN ones: it judged nothing, and bounds nothing.
+    expect(entry.cells.find((c) => c.version === "2.1.290")).toMatchObject({ verdict: "INCONCLUSIVE", flaky: false, label: "INCONCLUSIVE (GREEN 1/2)" });
     const cell = (v: string) => entry.cells.find((c) => c.version === v)!;
     // 2.1.259 was GREEN twice before its RED run; its label keeps the rate and its red list the finding.
     expect(cell("2.1.259")).toMatchObject({ verdict: "RED", label: "RED 1/3", red: ["child-lost"], flaky: true });
@@ -164,11 +168,11 @@ describe("runAtlas", () => {
     const first = flakyRunner(out);
     await runAtlas({ ...base(out, first.runner), stride: 2, repeat: 1 });
     const greenOnce = readAtlasFile(out).entries[0]!.cells.filter((c) => c.verdict === "GREEN" && c.runs.length === 1).map((c) => c.version);
-    expect(greenOnce).toContain("2.1.290");
+    expect(greenOnce).toContain("2.1.284");
     const second = flakyRunner(out);
     await runAtlas({ ...base(out, second.runner), stride: 2, repeat: 1, untilRed: 3 });
     const cells = readAtlasFile(out).entries[0]!.cells;
-    expect(cells.find((c) => c.version === "2.1.290")!.runs).toHaveLength(3);
+    expect(cells.find((c) => c.version === "2.1.284")!.runs).toHaveLength(3);
     expect(second.ran).not.toContain("2.1.250");
   });
 
