@@ -167,15 +167,18 @@ function sessionIdOf(entry: RequestEntry, body: z.infer<typeof requestBodySchema
 
 // The sender of a request: the session whose process holds the connection (pid), else the one whose id it carries,
 // else, when no process was seen on the connection at all (releases before 1.0.93 reach the mock through the
-// harness's proxy) and the request carries no session id (before 1.0.53), the one session whose process was running
-// when it came. A connection held by a process that is no session's (a daemon) stays unattributed.
+// harness's proxy), the one session running when it came that could have sent it: any, for a request with no session
+// id (before 1.0.53); one whose id is unknown (an interactive UI prints none), for an id no session reported. A
+// connection held by a process that is no session's (a daemon) stays unattributed.
 function senderOf(rec: Recordings, entry: RequestEntry, sessionId: string | null): string | null {
   const pid = entry.client.pid;
   const byPid = pid == null ? undefined : rec.sessions.find((s) => s.process?.pid === pid);
   if (byPid) return byPid.label;
   const byId = sessionId === null ? undefined : rec.sessions.find((s) => s.process?.sessionId === sessionId);
-  if (byId || sessionId !== null || pid != null) return byId?.label ?? null;
-  const running = rec.sessions.filter((s) => s.process && s.process.startedAt <= entry.receivedAt && (s.process.endedAt === null || entry.receivedAt <= s.process.endedAt));
+  if (byId || pid != null) return byId?.label ?? null;
+  const running = rec.sessions.filter(
+    (s) => s.process && s.process.startedAt <= entry.receivedAt && (s.process.endedAt === null || entry.receivedAt <= s.process.endedAt) && (sessionId === null || s.process.sessionId === null),
+  );
   return running.length === 1 ? running[0]!.label : null;
 }
 

@@ -215,12 +215,22 @@ describe("viewRequest", () => {
     // Nothing to go by, or an id no session has.
     expect(view(entry(2))).toBeNull();
     expect(view(entry(3))).toBeNull();
-    expect(view(entry(2, { headers: { "x-claude-code-session-id": "unknown" } }))).toBeNull();
+    // An id no session reported, with no process seen: the one running session whose id is unknown.
+    expect(view(entry(2, { headers: { "x-claude-code-session-id": "unknown" } }))).toBe("pidless");
   });
 
-  it("does not match a session id to a session that never reported one", () => {
-    const rec = recordings({ sessions: [session("noId", [], proc({ pid: 5, sessionId: null }))], body: bodies({ 1: { messages: [] } }) });
-    expect(viewRequest(rec, entry(1, { headers: { "x-claude-code-session-id": "cccccccc-cccc-cccc-cccc-cccccccccccc" } })).session).toBeNull();
+  // continue-latest-interactive on 1.0.53–2.0.x: the UI's requests carry its session id, which the UI never prints,
+  // through the proxy; they were no one's, and its wait ran out.
+  it("gives a request whose session id no session reported to the one running session whose id is unknown, and only that", () => {
+    const unknownId = { "x-claude-code-session-id": "cccccccc-cccc-cccc-cccc-cccccccccccc" };
+    const ui = session("ui", [], proc({ sessionId: null }));
+    expect(viewRequest(recordings({ sessions: [ui], body: bodies({ 1: { messages: [] } }) }), entry(1, { headers: unknownId })).session).toBe("ui");
+    // A running session with another, known id did not send it.
+    const known = session("s1", [], proc({ sessionId: "dddddddd-dddd-dddd-dddd-dddddddddddd" }));
+    expect(viewRequest(recordings({ sessions: [known], body: bodies({ 1: { messages: [] } }) }), entry(1, { headers: unknownId })).session).toBeNull();
+    expect(viewRequest(recordings({ sessions: [known, ui], body: bodies({ 1: { messages: [] } }) }), entry(1, { headers: unknownId })).session).toBe("ui");
+    // Nor is it the UI's when a process that is no session's held the connection.
+    expect(viewRequest(recordings({ sessions: [ui], body: bodies({ 1: { messages: [] } }) }), entry(1, { headers: unknownId, client: { remoteAddress: null, remotePort: null, pid: 5 } })).session).toBeNull();
   });
 
   // Releases before 1.0.93 reach the mock through the harness's proxy (no process on the connection) and before 1.0.53
