@@ -190,10 +190,12 @@ async function atlasFolder(options: AtlasOptions): Promise<AtlasOutcome> {
       reused: earlier?.reused ?? 0,
       complete: false,
     };
-    // Judged again: a cell of a release that lacks what the scenario needs today (a need added since it ran) is
-    // measured again, which the probe answers UNSUPPORTED without a run.
-    if (options.recheck && runner.missingNeeds) {
-      const lacking = await Promise.all(entry.cells.map(async (cell) => cell.verdict !== "UNSUPPORTED" && (await runner.missingNeeds!({ scenario, params, driver }, cell.version)).length > 0));
+    // Whether the release lacks what the scenario needs today (a need declared since a run of it was recorded); a
+    // stand-in runner knows no needs.
+    const lacksNeeds = async (version: string): Promise<boolean> => ((await runner.missingNeeds?.({ scenario, params, driver }, version)) ?? []).length > 0;
+    // Judged again: such a release's cell is measured again, which the probe answers UNSUPPORTED without a run.
+    if (options.recheck) {
+      const lacking = await Promise.all(entry.cells.map(async (cell) => cell.verdict !== "UNSUPPORTED" && (await lacksNeeds(cell.version))));
       entry = { ...entry, cells: entry.cells.filter((_, i) => !lacking[i]) };
     }
     const save = (next: AtlasEntry) => {
@@ -215,8 +217,7 @@ async function atlasFolder(options: AtlasOptions): Promise<AtlasOutcome> {
     const measure = async (probe: Probe): Promise<AtlasCell | null> => {
       // A run recorded before the scenario needed what this release lacks answers nothing now.
       const recorded = found.byVersion.get(probe.version) ?? [];
-      const lacks = recorded.length > 0 && runner.missingNeeds ? (await runner.missingNeeds({ scenario, params, driver }, probe.version)).length > 0 : false;
-      const reused: readonly ReusedRun[] = lacks ? [] : recorded;
+      const reused: readonly ReusedRun[] = recorded.length > 0 && (await lacksNeeds(probe.version)) ? [] : recorded;
       emit({ kind: "start", scenario: scenario.name, probe, reused: reused.length });
       const results: CheckResult[] = reused.map((r) => r.result);
       const cellRuns: AtlasCell["runs"] = reused.map((r) => ({ dir: relativeRun(outDir, r.runDir), verdict: r.result.verdict, red: redOf(r.result), reused: true, wallMs: 0 }));

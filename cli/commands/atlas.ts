@@ -20,6 +20,9 @@ import { resumeCommand } from "../sweep-output.ts";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
+// How an entry was measured: --extend measures each entry again as it was, so these are refused beside it.
+const MEASURED_AS = ["--stride", "--repeat", "--until-red", "--param", "--driver", "--sdk"];
+
 // Under runs/, where run output goes: the bare name "atlas" would write into the source folder atlas/ of a checkout.
 export const DEFAULT_ATLAS_OUT = path.join("runs", "atlas");
 
@@ -61,8 +64,8 @@ export function registerAtlasCommand(program: Command, ctx: CliContext): void {
       let changes: AtlasChange[] | null = null;
       const scenarios = await Promise.all(names.map((n) => ctx.scenarioNamed(n)));
       if (options.extend) {
-        const own = ["stride", "repeat", "untilRed", "param", "driver", "sdk"].filter((name) => command.getOptionValueSource(name) === "cli");
-        if (own.length > 0) throw new UserError(`atlas --extend measures each entry as it was measured; --${own.map((name) => (name === "untilRed" ? "until-red" : name)).join(", --")} does not apply`, "CONFLICTING_OPTIONS", { hint: "drop those options, or drop --extend and name the scenario with its --versions" });
+        const own = command.options.filter((option) => MEASURED_AS.includes(option.long ?? "") && command.getOptionValueSource(option.attributeName()) === "cli").map((option) => option.long);
+        if (own.length > 0) throw new UserError(`atlas --extend measures each entry as it was measured; ${own.join(", ")} ${own.length > 1 ? "do" : "does"} not apply`, "CONFLICTING_OPTIONS", { hint: "drop those options, or drop --extend and name the scenario with its --versions" });
         if (names.length > 0 || options.merge || options.versions) throw new UserError("atlas --extend takes its scenarios and ranges from --out's atlas.json", "CONFLICTING_OPTIONS", { hint: "drop the scenario names, --versions and --merge; or drop --extend" });
         const outcome = await extendEveryEntry({
           outDir,

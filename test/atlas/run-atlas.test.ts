@@ -77,14 +77,20 @@ describe("runAtlas", () => {
     expect(readAtlasFile(out).entries[0]!.boundaries.map((b) => b.after)).toEqual(["2.1.259", "2.1.284"]);
   });
 
-  it("reuses a recorded run of the same scenario, parameters, driver and binary instead of running it", async () => {
-    const out = tmp();
-    const reuse = tmp();
+  // The recorded 2.1.281 run, as a run directory under reuse/earlier/, reusable by an atlas of today's parameters.
+  const recordedRunIn = (reuse: string): string => {
     const dir = path.join(reuse, "earlier", "run-2.1.281");
     fs.mkdirSync(dir, { recursive: true });
     // The fixture was recorded before the scenario gained resumeBy and sendDelay; the run it holds woke the subagent
     // by its task, which is what their defaults say now. A record that does not name them is not reused (run-match).
     writeRunRecord(path.join(dir, "run.json"), { ...fixture, params: { ...fixture.params, resumeBy: "task", sendDelay: 1000 }, driver: "headless", recordingComplete: true });
+    return dir;
+  };
+
+  it("reuses a recorded run of the same scenario, parameters, driver and binary instead of running it", async () => {
+    const out = tmp();
+    const reuse = tmp();
+    const dir = recordedRunIn(reuse);
     const { runner, ran } = standIn(out);
     const outcome = await runAtlas({ ...base(out, runner), reuse: [reuse] });
     expect(ran).not.toContain("2.1.281");
@@ -93,6 +99,18 @@ describe("runAtlas", () => {
     // Named relative to the atlas, never by this machine's absolute path.
     expect(cell.runs).toEqual([expect.objectContaining({ dir: path.relative(out, dir), reused: true, verdict: "RED", red: ["notification-changed"] })]);
     expect(path.resolve(out, cell.runs[0]!.dir!)).toBe(dir);
+  });
+
+  it("does not reuse a recorded run of a release that lacks what the scenario needs today: it runs it", async () => {
+    const out = tmp();
+    const reuse = tmp();
+    recordedRunIn(reuse);
+    const { runner: standInOnly, ran } = standIn(out);
+    const runner: ReleaseRunner = { ...standInOnly, missingNeeds: async (_subject, version) => (version === "2.1.281" ? ["task-notification"] : []) };
+    const outcome = await runAtlas({ ...base(out, runner), reuse: [reuse] });
+    expect(ran).toContain("2.1.281");
+    expect(outcome.reused).toBe(0);
+    expect(readAtlasFile(out).entries[0]!.cells.find((c) => c.version === "2.1.281")!.runs.every((r) => !r.reused)).toBe(true);
   });
 
   it("with recheck, judges the cells already there again from their run directories, and says which state changed", async () => {

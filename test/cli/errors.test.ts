@@ -64,13 +64,18 @@ describe("ccrepro's user errors", { timeout: 60_000 }, () => {
     }
   });
 
-  // Issue 45, item 10: the atlas's runs are its proofs and live under --out; --runs-dir was accepted and ignored.
   it("refuses --recheck with --extend, saying to recheck first", async () => {
     const result = await ccrepro("atlas", "--extend", "--recheck", "--out", "nowhere");
     expectUserError(result, /--recheck judges the cells .* does not go with --extend or --merge/);
     expect(result.stderr).toMatch(/ccrepro atlas SCENARIO --versions RANGE --recheck --out DIR first/);
   });
 
+  it("refuses --until-red with --extend, which measures each entry as it was measured", async () => {
+    const result = await ccrepro("atlas", "--extend", "--until-red", "3", "--repeat", "2", "--out", "nowhere");
+    expectUserError(result, /atlas --extend measures each entry as it was measured; --repeat, --until-red do not apply/);
+  });
+
+  // Issue 45, item 10: the atlas's runs are its proofs and live under --out; --runs-dir was accepted and ignored.
   it("refuses --runs-dir for the atlas, saying where its runs go", async () => {
     const result = await ccrepro("atlas", "stop-hook-loop", "--versions", "2.1.300", "--runs-dir", "elsewhere");
     expectUserError(result, /atlas keeps its runs under --out \(DIR\/runs\/\).*--runs-dir does not apply/);
