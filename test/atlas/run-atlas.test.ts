@@ -78,12 +78,13 @@ describe("runAtlas", () => {
   });
 
   // The recorded 2.1.281 run, as a run directory under reuse/earlier/, reusable by an atlas of today's parameters.
-  const recordedRunIn = (reuse: string): string => {
+  // `recorded`: the verdict run.json keeps, as an older check gave it (default: the fixture's own).
+  const recordedRunIn = (reuse: string, recorded: CheckResult = fixture.result!): string => {
     const dir = path.join(reuse, "earlier", "run-2.1.281");
-    fs.mkdirSync(dir, { recursive: true });
+    fs.cpSync(path.dirname(FIXTURE), dir, { recursive: true });
     // The fixture was recorded before the scenario gained resumeBy and sendDelay; the run it holds woke the subagent
     // by its task, which is what their defaults say now. A record that does not name them is not reused (run-match).
-    writeRunRecord(path.join(dir, "run.json"), { ...fixture, params: { ...fixture.params, resumeBy: "task", sendDelay: 1000 }, driver: "headless", recordingComplete: true });
+    writeRunRecord(path.join(dir, "run.json"), { ...fixture, params: { ...fixture.params, resumeBy: "task", sendDelay: 1000 }, driver: "headless", recordingComplete: true, result: recorded });
     return dir;
   };
 
@@ -99,6 +100,33 @@ describe("runAtlas", () => {
     // Named relative to the atlas, never by this machine's absolute path.
     expect(cell.runs).toEqual([expect.objectContaining({ dir: path.relative(out, dir), reused: true, verdict: "RED", red: ["notification-changed"] })]);
     expect(path.resolve(out, cell.runs[0]!.dir!)).toBe(dir);
+  });
+
+  it("takes a reused run's verdict from today's check of its directory, not the one run.json recorded", async () => {
+    const out = tmp();
+    const reuse = tmp();
+    // An older check called the run GREEN; today's check reads its logs as RED notification-changed.
+    recordedRunIn(reuse, GREEN_RESULT);
+    const { runner, ran } = standIn(out);
+    const outcome = await runAtlas({ ...base(out, runner), reuse: [reuse] });
+    expect(ran).not.toContain("2.1.281");
+    expect(outcome.reused).toBe(1);
+    const cell = readAtlasFile(out).entries[0]!.cells.find((c) => c.version === "2.1.281")!;
+    expect(cell).toMatchObject({ verdict: "RED", red: ["notification-changed"] });
+    expect(cell.runs).toEqual([expect.objectContaining({ reused: true, verdict: "RED" })]);
+  });
+
+  it("does not reuse a recorded run that today's check cannot judge: it runs the release", async () => {
+    const out = tmp();
+    const reuse = tmp();
+    const dir = recordedRunIn(reuse);
+    // A damaged line in the request log: the checker cannot read the run, so today's verdict is ERROR.
+    const log = path.join(dir, "mock", "index.jsonl");
+    fs.writeFileSync(log, `not json\n${fs.readFileSync(log, "utf8")}`);
+    const { runner, ran } = standIn(out);
+    const outcome = await runAtlas({ ...base(out, runner), reuse: [reuse] });
+    expect(ran).toContain("2.1.281");
+    expect(outcome.reused).toBe(0);
   });
 
   it("does not reuse a recorded run of a release that lacks what the scenario needs today: it runs it", async () => {

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { reusedSignals } from "../../bisect/bisect-rates.ts";
 import { flakyBisect, FlakyBisectError, type Sample } from "../../bisect/flaky-bisector.ts";
 import { readRunRecord, writeRunRecord } from "../../harness/run-record.ts";
+import type { CheckResult } from "../../core/verdict.ts";
 import { driverFor } from "../../pipeline/drivers.ts";
 import { findScenario } from "../../scenarios/index.ts";
 import { sampler, seeded, truth, type Truth } from "./flaky-sim.ts";
@@ -129,6 +130,8 @@ describe("reusedSignals: the run directories plain --reuse would take, read as s
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
   const shaOf = (version: string) => `sha-of-${version}`;
   let written = 0;
+  // These records carry made-up verdicts over no logs: today's check would judge them ERROR, so they stand as recorded.
+  const asRecorded = (_runDir: string, recorded: CheckResult) => recorded;
 
   // One run directory as a run of `version` would leave it: the finding "x" present when `hit`.
   function writeRun(dir: string, version: string, hit: boolean | null, change: { sha256?: string; params?: Record<string, unknown> } = {}): void {
@@ -157,7 +160,7 @@ describe("reusedSignals: the run directories plain --reuse would take, read as s
       writeRun("decoys", version, true, { sha256: "a-rebuilt-binary" });
       writeRun("decoys", version, true, { params: { ...base.params, stop: "sigterm" } });
     }
-    const found = await reusedSignals({ dirs: [root], scenario, params: base.params, drive: {}, versions: t.versions, binarySha: async (v) => shaOf(v) }, "x");
+    const found = await reusedSignals({ dirs: [root], scenario, params: base.params, drive: {}, versions: t.versions, binarySha: async (v) => shaOf(v), judge: asRecorded }, "x");
     expect(found.matched).toBe(a.runs);
     expect(found.signals).toEqual(first.seen);
     expect(found.note).toContain(`${a.runs} match this bisection (scenario, parameters, driver, binary)`);
@@ -172,7 +175,7 @@ describe("reusedSignals: the run directories plain --reuse would take, read as s
     writeRun(rel, "2.1.300", true);
     writeRun(rel, "2.1.300", false);
     writeRun(rel, "2.1.300", null);
-    const found = await reusedSignals({ dirs: [dir], scenario, params: base.params, drive: {}, versions: ["2.1.300"], binarySha: async (v) => shaOf(v) }, undefined);
+    const found = await reusedSignals({ dirs: [dir], scenario, params: base.params, drive: {}, versions: ["2.1.300"], binarySha: async (v) => shaOf(v), judge: asRecorded }, undefined);
     expect(found.signals.get("2.1.300")).toEqual([true, false, null]);
   });
 });
