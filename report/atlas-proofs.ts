@@ -41,7 +41,12 @@ const SMALLER: CopyOptions[] = [WHOLE, { ...WHOLE, trimText: 2000 }, { ...WHOLE,
 // Then the same with claude's transcripts, for the checks that read them (compaction, resume), and last with the
 // transcripts' non-message rows (prompt snapshots, request shapes: most of a compaction's transcript) cut to their place.
 const WITH_TRANSCRIPTS = SMALLER.map((prune) => ({ ...prune, transcripts: true }));
-const PRUNES: CopyOptions[] = [...SMALLER, ...WITH_TRANSCRIPTS, ...WITH_TRANSCRIPTS.map((prune) => ({ ...prune, bareSideRows: true }))];
+// Last, every text whole but each body's tools and then its system prompt left out: for a check that reads a long text
+// to its end (nested-subagent-reply-routed finds the child's <result> near the end of a task notification), which any
+// trim cuts, in a run whose whole bodies are over the budget.
+const MESSAGES_ONLY = WITHOUT_TOOLS.filter((key) => key !== "system");
+const WHOLE_TEXTS: CopyOptions[] = [{ ...WHOLE, bodyKeys: WITHOUT_TOOLS }, { ...WHOLE, bodyKeys: MESSAGES_ONLY }];
+const PRUNES: CopyOptions[] = [...SMALLER, ...WITH_TRANSCRIPTS, ...WITH_TRANSCRIPTS.map((prune) => ({ ...prune, bareSideRows: true })), ...WHOLE_TEXTS];
 
 /** Bytes under a directory, files only. */
 export function sizeOf(dir: string): number {

@@ -12,25 +12,28 @@ import { keepProofs, recheck } from "../../report/atlas-proofs.ts";
 import { copyRun } from "../../report/prune-fixture.ts";
 import { findScenario } from "../../scenarios/index.ts";
 import { tempDirs } from "../stand-in-runner.ts";
+import { editBody } from "../fixtures/runs/edit-run.ts";
 
 const scenario = findScenario("subagent-resume-notification-header")!;
 const FIXTURES = path.join(import.meta.dirname, "..", "fixtures", "runs");
 const RECORDED: Record<string, string> = { "2.1.281": "notification-changed-2.1.281", "2.1.332": "notification-green-2.1.332" };
 const tmp = tempDirs("atlas-proofs-");
 
-async function atlasOfFixtures(): Promise<string> {
+// An atlas of two recorded runs, by release; `edit` changes each copy before it is judged.
+async function atlasOfFixtures(subject = scenario, recorded = RECORDED, edit: (runDir: string) => void = () => {}): Promise<string> {
   const out = tmp();
   const runner: ReleaseRunner = {
     async prefetch(version) {
       return { version, sha256: `sha-${version}`, fetchMs: 0, downloadedBytes: 0, fromCache: true } as never;
     },
     async run(_subject, version) {
-      const runDir = path.join(out, "runs", RECORDED[version]!);
-      fs.cpSync(path.join(FIXTURES, RECORDED[version]!), runDir, { recursive: true });
+      const runDir = path.join(out, "runs", recorded[version]!);
+      fs.cpSync(path.join(FIXTURES, recorded[version]!), runDir, { recursive: true });
+      edit(runDir);
       return { installed: true, runDir, record: { result: checkRecordedRun(runDir, findScenario) } } as never;
     },
   };
-  await runAtlas({ subjects: [{ scenario, params: scenario.params.parse({}) }], drive: {}, versions: Object.keys(RECORDED), stride: 1, verify: 0, repeat: 1, outDir: out, reuse: [], runner });
+  await runAtlas({ subjects: [{ scenario: subject, params: subject.params.parse({}) }], drive: {}, versions: Object.keys(recorded), stride: 1, verify: 0, repeat: 1, outDir: out, reuse: [], runner });
   return out;
 }
 
@@ -73,6 +76,27 @@ describe("keepProofs", () => {
     expect(refused.map((r) => r.dir)).toEqual(["runs/notification-changed-2.1.281", "runs/notification-green-2.1.332"]);
     for (const { why } of refused) expect(why).toMatch(/^pruned: the smallest copy that re-checks as recorded takes \d+ bytes, over 10240/);
     expect(leftOut.map((l) => l.why)).toEqual(["a proof of it was not kept"]);
+  });
+
+  it("keeps, whole-texted, a run whose check reads a long text to its end: over the budget whole, and any trim cuts what it reads", async () => {
+    // nested-subagent-reply-routed finds the child's <result> near the end of a task notification. Its fixtures were
+    // kept without the system prompt; each request gets a 30 KB one back, as a real run's main-stream bodies carry, so
+    // the whole run is over the budget and every trimmed copy re-checks RED nested-reply-lost.
+    const nested = findScenario("nested-subagent-reply-routed")!;
+    const recorded = { "2.1.247": "nested-reply-lost-2.1.247", "2.1.332": "nested-reply-routed-2.1.332" };
+    const withSystem = (runDir: string) => {
+      for (const name of fs.readdirSync(path.join(runDir, "mock", "requests"))) editBody(runDir, Number.parseInt(name, 10), (body) => void (body["system"] = "x".repeat(30 * 1024)));
+    };
+    const from = await atlasOfFixtures(nested, recorded, withSystem);
+    expect(readAtlasFile(from).entries[0]!.boundaries.map((b) => `${b.from} → ${b.to}`)).toEqual(["RED nested-reply-lost → GREEN"]);
+    const to = tmp();
+    const { kept, refused } = keepProofs(from, to, findScenario);
+    expect(refused).toEqual([]);
+    const green = kept.find((k) => k.verdict === "GREEN")!;
+    expect(green.bytes).toBeLessThanOrEqual(200 * 1024);
+    const bodies = fs.readdirSync(path.join(to, green.dir, "mock", "requests")).map((name) => JSON.parse(fs.readFileSync(path.join(to, green.dir, "mock", "requests", name), "utf8")) as Record<string, unknown>);
+    expect(bodies.some((body) => "system" in body)).toBe(false);
+    expect(recheck(path.join(to, green.dir), findScenario)).toEqual({ verdict: "GREEN", red: [] });
   });
 
   it("leaves out an entry whose search was cut before it finished, with its proofs", async () => {
