@@ -83,6 +83,7 @@ import * as turns from "../checker/turns.ts";
 import * as hooks from "../checker/hooks.ts";
 import * as deliveries from "../checker/notification-delivery.ts";
 import * as continuation from "../checker/continuation.ts";
+import * as continued from "../checker/continued-conversation.ts";
 import * as conformance from "../checker/api-conformance.ts";
 import * as interrupted from "../checker/interrupted-call.ts";
 import * as orphan from "../checker/orphan-premise.ts";
@@ -139,6 +140,15 @@ export const turnAnswered = continuation.turnAnswered;
 export const CONTINUATION_FINDINGS = continuation.CONTINUATION_FINDINGS;
 /** One of CONTINUATION_FINDINGS. */
 export type ContinuationFindingId = continuation.ContinuationFindingId;
+
+/** The first main-loop request of a `--continue` session among its requests: in one of the mock's conversations, or ending with the new prompt and offering tools, whatever history it carries. */
+export const continuedRequest = continued.continuedRequest;
+/** What `--continue` carried on, from that request: nothing, the older session, another history, or the newer one without its turn (CONTINUED_FINDINGS). */
+export const checkContinued = continued.checkContinued;
+/** checkContinued's finding ids. */
+export const CONTINUED_FINDINGS = continued.CONTINUED_FINDINGS;
+/** The mock's conversations (stream names) of a --continue scenario: older, newer, and the new prompt alone (fresh). */
+export type ContinuedStreams = continued.ContinuedStreams;
 
 /** The finding ids every scenario's result may carry: requests the real Messages API would have rejected (400), added by the pipeline to every result (a `known` entry may name them). */
 export const API_FINDINGS = conformance.API_FINDINGS;

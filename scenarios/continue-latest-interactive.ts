@@ -1,13 +1,13 @@
 // The interactive UI's `claude --continue`, after two `-p` sessions in one project, must carry on the newer one.
 import { allOf, conversation, defineScenario, press, print, quietFor, requestsMade, screenWait, session, terminal, text, type, wait, z, type Session } from "../kit/index.ts";
-import { finding, notReached, reached, requestsOf, sessionOf, transcriptsOf, type CheckFinding, type Recordings } from "../kit/checkers.ts";
+import { checkContinued, continuedRequest, CONTINUED_FINDINGS, finding, notReached, reached, requestsOf, sessionOf, transcriptsOf, type Recordings } from "../kit/checkers.ts";
 
 const [first, second, ui] = [session("first"), session("second"), session("ui")];
 const FIRST = "CCREPRO_UICONT_FIRST_5K";
 const SECOND = "CCREPRO_UICONT_SECOND_5K";
 // The typed prompt's own marker: a request whose first user message is this prompt continued nothing.
 const THIRD = "CCREPRO_UICONT_THIRD_5K";
-const CONVERSATIONS = ["first", "second", "fresh"];
+const STREAMS = { older: "first", newer: "second", fresh: "fresh" };
 
 const params = z.strictObject({
   // How the two earlier sessions ran: `claude -p` (the class as reported), or the interactive UI, each ended by /exit.
@@ -29,8 +29,8 @@ const earlierInUi = <S extends string>(s: Session<S>, prompt: string) => [
 // The session id of an earlier session: the transcript its marker was written to.
 const transcriptWith = (rec: Recordings, marker: string) => transcriptsOf(rec).find((t) => t.rows.some((row) => row.type === "user" && row.text.includes(marker)))?.sessionId ?? null;
 
-// The UI's first main-loop request, once answered (side requests such as titles belong to no conversation).
-const askedOf = (rec: Recordings) => requestsOf(rec, { session: ui }).find((r) => CONVERSATIONS.includes(r.stream ?? "") && rec.responseEnds.has(r.seq));
+// The UI's first main-loop request, once answered.
+const askedOf = (rec: Recordings) => continuedRequest(requestsOf(rec, { session: ui }).filter((r) => rec.responseEnds.has(r.seq)), THIRD, STREAMS);
 
 export default defineScenario({
   name: "continue-latest-interactive",
@@ -39,7 +39,7 @@ export default defineScenario({
     "anthropics/claude-code#82536 (interactive `claude --continue`: \"No conversation found to continue\", reported on 2.1.278), " +
     "#43013, #85657, #86092, #28463: --continue picks the wrong session, or none.",
   link: "https://github.com/anthropics/claude-code/issues/82536",
-  findings: ["continued-nothing", "continued-wrong-session", "history-missing"],
+  findings: [...CONTINUED_FINDINGS],
   sessions: [first, second, ui],
   mockScript: () =>
     conversation({
@@ -75,14 +75,7 @@ export default defineScenario({
     // The transcript the typed prompt was written to: the second's when continued in place, another when not.
     const id = transcriptWith(rec, THIRD);
     const where = `request #${asked.seq} (transcript ${id ?? "none"})`;
-    const findings: CheckFinding[] = [];
-    if (asked.stream === "fresh") {
-      findings.push(finding({ id: "continued-nothing", title: `--continue started a new conversation: its first request holds only the typed prompt, not "${SECOND} say two"`, where }));
-    } else if (asked.stream === "first") {
-      findings.push(finding({ id: "continued-wrong-session", title: `--continue carried on the older conversation (${older}), not the most recent one (${newer})`, where }));
-    } else if (asked.messages.length < 3) {
-      findings.push(finding({ id: "history-missing", title: `the continued request has ${asked.messages.length} messages, not the earlier turn and the typed prompt`, where }));
-    }
+    const findings = checkContinued(asked, STREAMS, { older, newer }, `${SECOND} say two`, where);
     const kept = id === null ? "none holds it" : id === newer ? "the second's" : id === older ? "the first's" : "a new one";
     return { reached: reached(), findings, notes: [`${ids}; the typed prompt's transcript ${id ?? "-"} (${kept})`] };
   },

@@ -1,13 +1,13 @@
 // `claude -p --continue`, after two `-p` sessions in one project, must carry on the newer one with its history.
 import { conversation, defineScenario, print, session, text } from "../kit/index.ts";
-import { finding, initOf, notReached, reached, requestsOf, type CheckFinding } from "../kit/checkers.ts";
+import { checkContinued, continuedRequest, CONTINUED_FINDINGS, initOf, notReached, reached, requestsOf } from "../kit/checkers.ts";
 
 const [first, second, continued] = [session("first"), session("second"), session("continued")];
 const FIRST = "CCREPRO_CONT_FIRST_4T";
 const SECOND = "CCREPRO_CONT_SECOND_4T";
 // The continued prompt's own marker: a request whose first user message is this prompt continued nothing.
 const THIRD = "CCREPRO_CONT_THIRD_4T";
-const CONVERSATIONS = ["first", "second", "fresh"];
+const STREAMS = { older: "first", newer: "second", fresh: "fresh" };
 
 export default defineScenario({
   name: "continue-latest",
@@ -16,7 +16,7 @@ export default defineScenario({
     "anthropics/claude-code#43013 (2.1.90: `claude --continue -p` no longer finds a session started with `-p` and silently starts a new one), " +
     "#85657, #86092, #82536, #28463: --continue picks the wrong session, or none.",
   link: "https://github.com/anthropics/claude-code/issues/43013",
-  findings: ["continued-nothing", "continued-wrong-session", "history-missing"],
+  findings: [...CONTINUED_FINDINGS],
   sessions: [first, second, continued],
   mockScript: () =>
     conversation({
@@ -28,18 +28,10 @@ export default defineScenario({
   check(rec) {
     const [older, newer, now] = [initOf(rec, first), initOf(rec, second), initOf(rec, continued)];
     if (!older || !newer || !now) return { reached: notReached("a session printed no system/init line"), findings: [] };
-    // The continued process's first main-loop request (side requests such as titles belong to no conversation).
-    const asked = requestsOf(rec, { session: continued }).find((r) => CONVERSATIONS.includes(r.stream ?? ""));
+    const asked = continuedRequest(requestsOf(rec, { session: continued }), THIRD, STREAMS);
     if (!asked) return { reached: notReached("the continued session sent no main-loop request"), findings: [] };
     const where = `request #${asked.seq} (session id ${now.session_id})`;
-    const findings: CheckFinding[] = [];
-    if (asked.stream === "fresh") {
-      findings.push(finding({ id: "continued-nothing", title: `--continue started a new conversation: its first request holds only the new prompt, not "${SECOND} say two"`, where }));
-    } else if (asked.stream === "first") {
-      findings.push(finding({ id: "continued-wrong-session", title: `--continue carried on the older conversation (${older.session_id}), not the most recent one (${newer.session_id})`, where }));
-    } else if (asked.messages.length < 3) {
-      findings.push(finding({ id: "history-missing", title: `the continued request has ${asked.messages.length} messages, not the earlier turn and the new prompt`, where }));
-    }
+    const findings = checkContinued(asked, STREAMS, { older: older.session_id, newer: newer.session_id }, `${SECOND} say two`, where);
     const kept = now.session_id === newer.session_id ? "the second's" : now.session_id === older.session_id ? "the first's" : "a new one";
     return { reached: reached(), findings, notes: [`session ids: first ${older.session_id}, second ${newer.session_id}, continued ${now.session_id} (${kept})`] };
   },

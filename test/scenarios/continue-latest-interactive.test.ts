@@ -63,7 +63,7 @@ describe("continue-latest-interactive's check", () => {
     editJsonLines(dir, "mock/index.jsonl", streamOf3("fresh"));
     const result = check(dir);
     expect(result).toMatchObject({ verdict: "RED", ids: ["continued-nothing"] });
-    expect(result.findings[0]!.title).toBe('--continue started a new conversation: its first request holds only the typed prompt, not "CCREPRO_UICONT_SECOND_5K say two"');
+    expect(result.findings[0]!.title).toBe('--continue started a new conversation: its first request holds only the new prompt, not "CCREPRO_UICONT_SECOND_5K say two"');
   });
 
   it.each([
@@ -76,7 +76,7 @@ describe("continue-latest-interactive's check", () => {
     });
     const result = check(dir);
     expect(result.ids).toEqual(expected);
-    if (expected.length > 0) expect(result.findings[0]!.title).toBe(`the continued request has ${count} messages, not the earlier turn and the typed prompt`);
+    if (expected.length > 0) expect(result.findings[0]!.title).toBe(`the continued request has ${count} messages, not the earlier turn and the new prompt`);
   });
 
   it("names the transcript the typed prompt landed in: the first's, a new one, or none", () => {

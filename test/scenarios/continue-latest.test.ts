@@ -24,6 +24,21 @@ describe("continue-latest's check", () => {
     expect(result.findings[0]!.where).toMatch(/^request #3 /);
   });
 
+  it("2.0.26: RED history-missing, the continued request carries the subagent's Warmup exchange, not the second's turn", () => {
+    // The mock routed it as a side request (its first prompt is no conversation's marker); it ends with the new prompt
+    // and offers tools, so it is the main loop's.
+    const result = check(recordedRun("continue-warmup-2.0.26"));
+    expect(result).toMatchObject({ verdict: "RED" });
+    expect(result.findings.map((f) => [f.id, f.where])).toEqual([["history-missing", expect.stringMatching(/^request #9 /)]]);
+    expect(result.findings[0]!.title).toMatch(/it opens with "Warmup"/);
+  });
+
+  it("does not take a side request that quotes the new prompt but offers no tools for the main loop", () => {
+    const dir = copyRun(recordedRun("continue-warmup-2.0.26"));
+    editBody(dir, 9, (body) => void delete body["tools"]);
+    expect(check(dir)).toMatchObject({ verdict: "INCONCLUSIVE", findings: [] });
+  });
+
   it("is RED continued-wrong-session when the continued request is the first conversation's", () => {
     const dir = copyRun(recordedRun("continue-green-2.1.89"));
     editJsonLines(dir, "mock/index.jsonl", (lines) => lines.map((line) => (line.seq === 3 && line.kind === "request" ? { ...line, stream: "first" } : line)));
