@@ -1,4 +1,5 @@
 // One interactive claude UI in a pseudo-terminal of a fixed size: node-pty drives it, @xterm/headless keeps the screen.
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import xterm from "@xterm/headless";
@@ -101,6 +102,18 @@ export class TerminalSession {
       await new Promise((resolve) => setTimeout(resolve, Math.min(quietMs - idle, deadline - Date.now())));
     }
     await this.settled();
+  }
+
+  // Whether the UI reads its keys one at a time: its terminal out of canonical (line) mode, as Ink's raw mode sets it,
+  // read from the pty's line discipline (`stty -F` on its device). Until then the line discipline echoes what is typed
+  // itself and holds it for a whole line, and Enter reaches the UI as a newline, which submits nothing (2.0.5 with
+  // --continue draws its prompt before it reads keys). undefined where it cannot be read (no stty, no device name).
+  readsKeys(): boolean | undefined {
+    const device = (this.pty as IPty & { ptsName?: string }).ptsName;
+    if (!device) return undefined;
+    const settings = spawnSync("stty", ["-F", device, "-a"], { encoding: "utf8", timeout: 2_000 });
+    if (settings.status !== 0) return undefined;
+    return /(^|\s)-icanon(\s|;|$)/m.test(settings.stdout);
   }
 
   // Text as a terminal pastes it: between bracketed-paste markers when the UI asked for them, so a key pressed

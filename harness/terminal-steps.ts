@@ -40,6 +40,7 @@ const READY_TIMEOUT_MS = 45_000;
 const CAPTURE_QUIET_MS = 300;
 const CAPTURE_MAX_MS = 1_000;
 const ECHO_TIMEOUT_MS = 10_000;
+const KEYS_TIMEOUT_MS = 10_000;
 
 // The input box: a horizontal rule, then the prompt character at the start of the next row; before 2.0 a rounded box
 // whose first inner row starts with the prompt character (padded with no-break spaces: "│ > Try …").
@@ -103,9 +104,13 @@ function running(ctx: RunContext, session: string): TerminalSession {
 
 const collapse = (text: string) => text.replace(/\s+/g, " ").trim();
 
-// Pastes the text, then waits for its echo, so the next key reaches an input that already holds it.
+// Waits until the UI reads keys one at a time, then pastes the text and waits for its echo, so the next key reaches an
+// input that already holds it (an echo of the line discipline's own, in line mode, would pass for one).
 async function typeText(ctx: RunContext, step: Extract<Step, { kind: "type" }>): Promise<StepResult> {
   const t = running(ctx, step.session);
+  const reading = await ctx.live.waitUntil(() => t.readsKeys() !== false || !t.running, KEYS_TIMEOUT_MS, ctx.abort);
+  if (reading === "aborted") throw ctx.abort.reason as Error;
+  if (reading === "timeout") throw new StepFailure(withScreen(`the UI did not read keys one at a time within ${KEYS_TIMEOUT_MS} ms (its terminal stayed in line mode)`, t.screen()));
   t.paste(step.text);
   // The tail is what shows even when the input box wraps or scrolls a long text.
   const tail = collapse(step.text).slice(-20);

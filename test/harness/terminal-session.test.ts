@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runLayout, terminalFiles } from "../../harness/run-layout.ts";
 import { TerminalSession } from "../../harness/terminal-session.ts";
+import { eventually } from "../eventually.ts";
 
 const PROGRAM = path.join(import.meta.dirname, "..", "fixtures", "background", "tty-echo.mjs");
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-terminal-"));
@@ -53,6 +54,16 @@ describe("TerminalSession", () => {
     expect(t.screen().split("\n")[0]).toBe("BBAA");
     const raw = fs.readFileSync(terminalFiles(runLayout(root), "render").output, "utf8");
     expect(raw).toContain("AAAA\\rBB");
+  });
+
+  it("tells whether the program reads keys one at a time, from its terminal's line discipline", async () => {
+    const { t, until } = start("line-mode", ["--line-mode-for", "1500"]);
+    await until(() => t.screen().includes("ready"));
+    expect(t.readsKeys()).toBe(false);
+    const { t: raw, until: rawUntil } = start("raw-mode");
+    await rawUntil(() => raw.screen().includes("ready"));
+    expect(raw.readsKeys()).toBe(true);
+    expect(await eventually(() => t.readsKeys() === true, 5_000)).toBe(true);
   });
 
   it("pastes between bracketed-paste markers when the program asked for them, and records what it typed", async () => {
