@@ -39,6 +39,12 @@ export default defineScenario({
   // `ccrepro run continue-latest --claude V --repeat 5` on each side (2026-12-01).
   known: [
     { versions: "1.0.128 || 2.1.89 || 2.1.112 || 2.1.281 || 2.1.332", verdict: "GREEN", note: "measured: the continued run keeps the second session's id and carries its turn" },
+    {
+      versions: ">=2.0.19 <=2.0.27",
+      verdict: "RED",
+      finding: "history-missing",
+      note: "the atlas (2026-12-07); 2.0.15, 2.0.19, 2.0.27, 2.0.28 re-run 3 of 3 each: the second session's id is kept, but the continued request carries the subagent's Warmup exchange its transcript holds, not the second's turn",
+    },
     { versions: ">=2.1.90 <2.1.101", verdict: "RED", finding: "continued-nothing", note: "bisected (first RED 2.1.90, last RED 2.1.100; 5 of 5 runs on each side): a new session id, a request with only the new prompt" },
   ],
   publicRecord: {
