@@ -79,7 +79,7 @@ export type Step =
   // Arguments computed as null mean there is nothing to run it on (say, no session to stop): the step is skipped.
   | { kind: "command"; label: string; args: string[] | ((view: CommandView) => string[] | null); timeoutMs: number }
   // Wait until the run has no `claude daemon run` process left (the daemon detaches, so no process group reaches it).
-  | { kind: "daemon-exit"; label: string; timeoutMs: number }
+  | { kind: "daemon-exit"; label: string; timeoutMs: number; onTimeout: "error" | "continue" }
   // Rewrite the transcript claude wrote for session `session` (`<config>/projects/*/<its session id>.jsonl`) with
   // `edit` (its text in, the new text out): a corrupt or truncated transcript made by the scenario, recorded as a step.
   | { kind: "edit-transcript"; label: string; session: string; edit: (text: string) => string };

@@ -262,7 +262,11 @@ async function daemonExit(ctx: RunContext, step: Extract<Step, { kind: "daemon-e
   const started = Date.now();
   const outcome = await ctx.live.waitUntil(() => daemonPids(marker).length === 0, step.timeoutMs, ctx.abort);
   if (outcome === "aborted") throw ctx.abort.reason as Error;
-  if (outcome === "timeout") throw new StepFailure(`the daemon (pid ${daemonPids(marker).join(", ")}) was still running ${step.timeoutMs} ms later`);
+  if (outcome === "timeout") {
+    const still = `the daemon (pid ${daemonPids(marker).join(", ")}) was still running ${step.timeoutMs} ms later`;
+    if (step.onTimeout === "continue") return { outcome: "timeout", detail: `${still}; the scenario allows it (onTimeout: "continue"), the reaper ends it`, mayTimeOut: true };
+    throw new StepFailure(still);
+  }
   const seen = before.length === 0 ? "no daemon was running" : `daemon pid ${before.join(", ")} exited after ${Date.now() - started} ms`;
   // What the daemon left running is for the reaper to end; the record says what it was.
   const left = findMarkedProcesses(marker.name, marker.value).map((pid) => `${pid} (${argvOf(pid).slice(1, 3).join(" ")})`);

@@ -224,10 +224,13 @@ export function command(label: string, args: string[] | ((view: CommandView) => 
 
 /**
  * Wait until the run has no `claude daemon run` process left (the `/background` daemon detaches from its parent).
+ * `onTimeout`: "error" (default), the run is a harness failure; "continue", a daemon still running is allowed (the
+ * run's reaper ends it) and the timeout is shown with the verdict.
  *
  * @example daemonExit("the daemon went idle", { timeout: 30_000 })
  */
-export const daemonExit = (label: string, options: { timeout?: number } = {}): Step<never> => step<never>({ kind: "daemon-exit", label, timeoutMs: options.timeout ?? DEFAULT_TIMEOUT_MS });
+export const daemonExit = (label: string, options: { timeout?: number; onTimeout?: "error" | "continue" } = {}): Step<never> =>
+  step<never>({ kind: "daemon-exit", label, timeoutMs: options.timeout ?? DEFAULT_TIMEOUT_MS, onTimeout: options.onTimeout ?? "error" });
 
 /** The interactive UI's size and arguments. */
 export interface TerminalOptions {

@@ -87,7 +87,8 @@ const steps = (p: Params) => [
   command(AGENTS_LATER, ["agents", "--json"]),
   command("logs", withJob("logs")),
   command("stop", withJob("stop")),
-  daemonExit("the transient daemon exited", { timeout: 30_000 }),
+  // 2.1.139–2.1.141 have no `agents --json`, so no job id to stop: their daemon idles on and the reaper ends it.
+  daemonExit("the transient daemon exited", { timeout: 30_000, onTimeout: "continue" }),
 ];
 
 export default defineScenario({
