@@ -109,9 +109,12 @@ export function seedConfig(
   gitRepository = true,
 ): void {
   for (const dir of [run.home, run.config, run.tmp]) fs.mkdirSync(dir, { recursive: true });
-  // claude keys a project by its working directory's real path: the outside one's, when the work folder links there.
-  const work = gitRepository ? run.work : placeWorkOutside(run);
-  fs.mkdirSync(work, { recursive: true });
+  // claude keys a project by its working directory's real path: the outside one's, when the work folder links there,
+  // and the one behind any link on the way (a runs folder that is a link): keyed by the path as given, a UI asked
+  // again whether to trust its folder.
+  const given = gitRepository ? run.work : placeWorkOutside(run);
+  fs.mkdirSync(given, { recursive: true });
+  const work = fs.realpathSync(given);
   if (gitRepository) ownRepository(work);
   const state = {
     hasCompletedOnboarding: true,

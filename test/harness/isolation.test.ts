@@ -160,6 +160,17 @@ describe("seedConfig and headlessArgs", () => {
     expect(Object.keys(JSON.parse(fs.readFileSync(path.join(run.config, "settings.json"), "utf8")).hooks)).toEqual(["Stop"]);
   });
 
+  it("seeds trust for the work directory's real path when the runs folder is a link (claude keys a project by it)", () => {
+    const real = path.join(root, "real-runs");
+    fs.mkdirSync(real, { recursive: true });
+    const linked = path.join(root, "linked-runs");
+    fs.symlinkSync(real, linked);
+    const run = runLayout(path.join(linked, "a-run"));
+    seedConfig(run, undefined);
+    const state = JSON.parse(fs.readFileSync(path.join(run.config, ".claude.json"), "utf8"));
+    expect(Object.keys(state.projects)).toEqual([path.join(fs.realpathSync(real), "a-run", path.relative(run.root, run.work))]);
+  });
+
   it("makes the work directory a repository of its own, so the checkout around the run directory is not in the prompt", async () => {
     const checkout = path.join(root, "someone-s-checkout");
     fs.mkdirSync(checkout, { recursive: true });
