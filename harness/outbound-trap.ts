@@ -1,6 +1,8 @@
 // A loopback proxy that refuses every connection the binary tries to make through it, and records each attempt;
-// the one exception is a CONNECT to the mock itself, which it tunnels (and records as such). Releases up to 1.0.92
-// send every API request through HTTPS_PROXY, ignoring NO_PROXY, so without the tunnel they could not reach the mock.
+// the exceptions are a CONNECT to the mock itself, which it tunnels (and records as such), and the UI's connectivity
+// probes, which it answers itself as the mock answers /api/hello. Releases up to 1.0.92 send every API request through
+// HTTPS_PROXY, ignoring NO_PROXY, so without the tunnel they could not reach the mock; the UI of 0.2.114–1.0.4 asks
+// those two hosts through it before its prompt and exits 1 ("Unable to connect to Anthropic services") on a refusal.
 import fs from "node:fs";
 import net from "node:net";
 import { clockNow } from "../core/time.ts";
@@ -11,6 +13,8 @@ export interface OutboundAttempt {
   request: string;
   // True for a CONNECT to the mock's own address, tunnelled to it rather than refused.
   forwardedToMock?: boolean;
+  // True for a connectivity probe the trap answered 200 itself (CONNECTIVITY_PROBES).
+  answeredProbe?: boolean;
 }
 
 export interface OutboundTrap {
@@ -19,8 +23,14 @@ export interface OutboundTrap {
   attempts: OutboundAttempt[];
   // CONNECTs to the mock, tunnelled.
   forwarded: OutboundAttempt[];
+  // Connectivity probes, answered by the trap.
+  answered: OutboundAttempt[];
   close(): Promise<void>;
 }
+
+// What the UI's preflight asks, as the proxy receives it (an absolute URI): answered 200 with `{}`, never forwarded.
+const CONNECTIVITY_PROBES = new Set(["GET https://api.anthropic.com/api/hello HTTP/1.1", "GET https://console.anthropic.com/v1/oauth/hello HTTP/1.1"]);
+const PROBE_ANSWER = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: 2\r\n\r\n{}";
 
 const REFUSAL = "HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\ncontent-length: 38\r\n\r\nccrepro: outbound network is disabled\n";
 
@@ -35,6 +45,7 @@ const CONNECT_LINE = /^CONNECT (\S+):(\d+) HTTP\/1\.[01]$/;
 export async function startOutboundTrap(logFile: string, mock?: MockTarget): Promise<OutboundTrap> {
   const attempts: OutboundAttempt[] = [];
   const forwarded: OutboundAttempt[] = [];
+  const answered: OutboundAttempt[] = [];
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     sockets.add(socket);
@@ -81,6 +92,14 @@ export async function startOutboundTrap(logFile: string, mock?: MockTarget): Pro
       head += chunk.toString("latin1");
       if (!head.includes("\r\n") && head.length <= 8192) return;
       // A CONNECT's headers end with an empty line before the tunnel may start; wait for it.
+      if (CONNECTIVITY_PROBES.has(firstLine())) {
+        recorded = true;
+        const attempt = { t: clockNow(), request: firstLine(), answeredProbe: true };
+        answered.push(attempt);
+        fs.appendFileSync(logFile, `${JSON.stringify(attempt)}\n`);
+        socket.end(PROBE_ANSWER);
+        return;
+      }
       if (isMock(firstLine())) {
         if (head.includes("\r\n\r\n")) tunnel();
         else if (head.length > 8192) record();
@@ -101,6 +120,7 @@ export async function startOutboundTrap(logFile: string, mock?: MockTarget): Pro
     url: `http://127.0.0.1:${address.port}`,
     attempts,
     forwarded,
+    answered,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

@@ -18,7 +18,10 @@ export function diagnoseRun(runDir: string, record: RunRecord): string[] {
   const facts: string[] = [];
   const mockPort = record.mock.url ? new URL(record.mock.url).port : null;
   const outbound = fs.existsSync(layout.outboundLog)
-    ? readJsonLines(layout.outboundLog).map((line) => line as { request?: string; forwardedToMock?: boolean })
+    ? readJsonLines(layout.outboundLog)
+        .map((line) => line as { request?: string; forwardedToMock?: boolean; answeredProbe?: boolean })
+        // A connectivity probe the trap answered itself was neither refused nor a way to the mock.
+        .filter((line) => !line.answeredProbe)
     : [];
   const refused = outbound.filter((a) => !a.forwardedToMock);
   const toMock = refused.filter((a) => mockPort !== null && (a.request ?? "").includes(`127.0.0.1:${mockPort}`));

@@ -63,7 +63,8 @@ export default defineScenario({
     const process = sessionOf(rec, ui)?.process;
     const asked = askedOf(rec);
     const ids = `session ids: first ${older}, second ${newer}`;
-    if (!asked && process && process.endedAt !== null && process.exitCode !== 0 && requestsOf(rec, { session: ui }).length === 0) {
+    // Exited on its own with an error code: a UI the harness killed at the end (exit code null) did not exit before it.
+    if (!asked && process && process.endedAt !== null && process.exitCode !== null && process.exitCode !== 0 && requestsOf(rec, { session: ui }).length === 0) {
       const where = `the UI (pid ${process.pid ?? "-"}) exited ${process.exitCode ?? "-"} before its prompt`;
       return {
         reached: reached(),

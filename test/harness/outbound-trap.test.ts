@@ -101,6 +101,19 @@ describe("outbound trap", () => {
     expect(trap.attempts.map((a) => a.request)).toEqual(["CONNECT sentry.io:443 HTTP/1.1"]);
   });
 
+  it("answers the UI's connectivity probes itself, 200 as the mock answers /api/hello, and records them apart from refusals", async () => {
+    await freshTrap();
+    const answer = await rawExchange([Buffer.from("GET https://api.anthropic.com/api/hello HTTP/1.1\r\nHost: api.anthropic.com\r\n\r\n")]);
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(answer.endsWith("\r\n\r\n{}")).toBe(true);
+    expect(trap.answered.map((a) => a.request)).toEqual(["GET https://api.anthropic.com/api/hello HTTP/1.1"]);
+    expect(trap.attempts).toEqual([]);
+    // Any other path of the same host is refused.
+    const refused = await rawExchange([Buffer.from("GET https://api.anthropic.com/v1/messages HTTP/1.1\r\nHost: api.anthropic.com\r\n\r\n")]);
+    expect(refused).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+    expect(logged().map((l) => l.request)).toEqual(["GET https://api.anthropic.com/api/hello HTTP/1.1", "GET https://api.anthropic.com/v1/messages HTTP/1.1"]);
+  });
+
   it("counts a request line split across packets once", async () => {
     await freshTrap();
     await rawExchange([Buffer.from("CONNECT example.org:4"), Buffer.from("43 HTTP/1.1\r\nHost: x\r\n\r\n")], { pauseMs: 50 });
