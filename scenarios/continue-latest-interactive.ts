@@ -83,9 +83,20 @@ export default defineScenario({
   // `ccrepro bisect continue-latest-interactive --old 2.1.80 --new 2.1.90`, then `ccrepro run continue-latest-interactive
   // --claude V --repeat 5` for V in 2.1.89 and 2.1.90; the others one run each, 4 on 2.1.332 each way (2026-12-02).
   known: [
+    {
+      versions: ">=1.0.8 <=2.0.15 || >=2.0.28 <=2.1.89",
+      verdict: "GREEN",
+      note: "the atlas (2026-12-07) measured every release; 1.0.8, 2.0.15 and 2.0.28 re-run 3 of 3. Before 1.0.8 the UI is not driven (0.2.90–1.0.4 ERROR: a missing npm dependency, then an onboarding dialog; 1.0.5 INCONCLUSIVE: 'Missing API key')",
+    },
+    {
+      versions: ">=2.0.19 <=2.0.27",
+      verdict: "RED",
+      finding: "history-missing",
+      note: "the atlas; 2.0.19 and 2.0.27 re-run 3 of 3: the UI continues the second session's transcript, but its request carries the subagent's Warmup exchange these releases write there, not the second's turn (as `-p --continue` does on them)",
+    },
     { versions: "1.0.128 || 2.1.80 || 2.1.85 || 2.1.87 || 2.1.88 || 2.1.89", verdict: "GREEN", note: "measured (2.1.89 5 of 5): the UI continues the second -p session, the typed prompt lands in its transcript" },
     {
-      versions: "2.1.90 || 2.1.100 || 2.1.101 || 2.1.112 || 2.1.278 || 2.1.332",
+      versions: ">=2.1.90",
       verdict: "RED",
       finding: "continued-nothing",
       note: "bisected (first RED 2.1.90; 2.1.90 5 of 5; 2.1.278, #82536's release, 3 of 3 by 2026-12-06): the UI exits 1 before its prompt, no request; `-p --continue` was fixed in 2.1.101, the UI's never was",
