@@ -33,8 +33,9 @@ const segments = (p: string) => p.split("/").filter(Boolean).length;
 
 // Characters that end a path inside JSON, prose, XML-ish tags and command lines.
 const PATH_CHAR = String.raw`[^\s"'\\<>:;,()\`=|]`;
-// A path may also follow a terminal colour code directly (raw ESC, or JSON's \u001b), e.g. "\u001b[38;5;246m/tmp/…".
-const BEFORE_PATH = String.raw`(?:(?<![A-Za-z0-9._~-])|(?<=(?:\x1b|\\u001b)\[[0-9;]*m))`;
+// A path may also follow a terminal control sequence directly (raw ESC, or JSON's \u001b): a colour code, e.g.
+// "\u001b[38;5;246m/tmp/…", or a cursor move the UI draws a space with, e.g. "to:\u001b[1C/work/…".
+const BEFORE_PATH = String.raw`(?:(?<![A-Za-z0-9._~-])|(?<=(?:\x1b|\\u001b)\[[0-9;]*[A-Za-z]))`;
 // Where a run directory's own paths sit inside it (harness/run-layout.ts): <run>/iso/<dir> and
 // <run>/sessions/<label>/debug.log name a run directory; <runs>/<UTC>-… a runs folder.
 const LAYOUT = runLayout("/");

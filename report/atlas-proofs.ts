@@ -8,6 +8,7 @@ import { readAtlasFile, redOf, stateOf, writeAtlasFile, type AtlasCell, type Atl
 import type { Scenario } from "../kit/scenario.ts";
 import { checkRecordedRun } from "../pipeline/check-recorded-run.ts";
 import { copyRun, type CopyOptions } from "./prune-fixture.ts";
+import { anonymiseText, replacementsFor, thisMachine } from "./anonymise.ts";
 
 /** Where proofs go inside the checked-in atlas directory. */
 export const PROOFS_DIR = "proofs";
@@ -110,7 +111,9 @@ export function keepProofs(fromDir: string, toDir: string, scenarioNamed: (name:
     cells: entry.cells.map((cell) => ({ ...cell, runs: cell.runs.map((run) => ({ ...run, dir: run.dir === null ? null : rename(run.dir) })) })),
     boundaries: entry.boundaries.map((b) => ({ ...b, proof: { before: b.proof.before.map(rename), after: b.proof.after.map(rename) } })),
   }));
-  const file = { ...atlas, entries };
+  // A cell's reason may quote a path of this machine (an ERROR's message names the release cache): written as a
+  // recording's paths are, so the checked-in atlas names none.
+  const file = JSON.parse(anonymiseText(JSON.stringify({ ...atlas, entries }), replacementsFor(thisMachine()))) as AtlasFile;
   writeAtlasFile(toDir, file);
   // A kept proof of an entry left out proves nothing the atlas says: it goes too.
   const named = new Set(entries.flatMap((e) => e.boundaries.flatMap((b) => [...b.proof.before, ...b.proof.after])));

@@ -2,6 +2,7 @@
 // (test/fixtures/runs: 2.1.281 RED notification-changed and 2.1.332 GREEN, recorded with ccrepro bisect): an atlas whose
 // boundary they prove is written by runAtlas with a runner that hands them out, then its proofs are kept.
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readAtlasFile, writeAtlasFile } from "../../atlas/atlas-file.ts";
@@ -55,6 +56,15 @@ describe("keepProofs", () => {
     // Pruned: no machine path of this one survives in what was kept.
     const text = fs.readdirSync(path.join(to, "proofs"), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => fs.readFileSync(path.join(e.parentPath, e.name), "utf8")).join("\n");
     expect(text).not.toContain(from);
+  });
+
+  it("writes a cell's reason without this machine's paths (an ERROR's message names the release cache)", async () => {
+    const from = await atlasOfFixtures();
+    const atlas = readAtlasFile(from);
+    const reason = `cannot run ${path.join(os.homedir(), "x", "cli.js")}`;
+    writeAtlasFile(from, { ...atlas, entries: atlas.entries.map((e) => ({ ...e, cells: e.cells.map((c) => ({ ...c, reason })) })) });
+    const { file } = keepProofs(from, tmp(), findScenario);
+    expect(file.entries[0]!.cells.map((c) => c.reason)).toEqual(file.entries[0]!.cells.map(() => "cannot run /HOME/x/cli.js"));
   });
 
   it("says which proof it could not keep and why, and leaves out the entry it would not prove, with its other proof", async () => {

@@ -33,6 +33,8 @@ describe("anonymiseText", () => {
 
   it("catches a path right after a colour code, raw or JSON-escaped", () => {
     expect(anonymise("\u001b[38;5;246m/tmp/x")).toBe("\u001b[38;5;246m/TMP/x");
+    // The UI draws a space as a cursor move: "Logging to: <path>" arrives as "to:\u001b[1C<path>".
+    expect(anonymise('"to:\\u001b[1C/tmp/x"')).toBe('"to:\\u001b[1C/TMP/x"');
     expect(anonymise('"\\u001b[38;5;246m/srv/me/notes"')).toBe('"\\u001b[38;5;246m/HOME/notes"');
   });
 });
