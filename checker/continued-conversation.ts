@@ -1,7 +1,8 @@
 // What `--continue` carried on (continue-latest, continue-latest-interactive): the continuing process's first main-loop
 // request, judged by the conversation the mock routed it to.
 import { finding, type Finding } from "../core/verdict.ts";
-import type { RequestView } from "./views.ts";
+import { clip } from "./timeline-format.ts";
+import { textOfContent, type RequestView } from "./views.ts";
 
 export const CONTINUED_FINDINGS = ["continued-nothing", "continued-wrong-session", "history-missing"] as const;
 
@@ -42,9 +43,7 @@ export function checkContinued(asked: RequestView, streams: ContinuedStreams, id
     return [finding({ id: "continued-wrong-session", red: true, title: `--continue carried on the older conversation (${ids.older}), not the most recent one (${ids.newer})`, where })];
   }
   if (asked.stream !== streams.newer) {
-    const content = asked.messages[0]?.content ?? "";
-    const text = typeof content === "string" ? content : content.map((block) => (typeof block["text"] === "string" ? block["text"] : `[${block.type}]`)).join(" ");
-    const opening = JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+    const opening = JSON.stringify(clip(textOfContent(asked.messages[0]?.content), 61));
     return [finding({ id: "history-missing", red: true, title: `the continued request carries another history than the most recent conversation's: it opens with ${opening}`, where })];
   }
   if (asked.messages.length < 3) {

@@ -152,7 +152,8 @@ export interface RequestView {
   raw(): Buffer;
 }
 
-const textOfContent = (content: unknown): string => {
+// A message's text: a string content as it is, else its text blocks joined (other blocks give nothing).
+export const textOfContent = (content: unknown): string => {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content.map((block) => (block && typeof block === "object" && typeof (block as { text?: unknown }).text === "string" ? (block as { text: string }).text : "")).join("");

@@ -55,19 +55,20 @@ export async function startOutboundTrap(logFile: string, mock?: MockTarget): Pro
     // One connection is one attempt, however its bytes arrive (a header-less stream would otherwise count per 8 KiB).
     let recorded = false;
     const firstLine = () => head.split("\r\n")[0]?.slice(0, 500) ?? "";
+    // The connection's one attempt, kept in its list and the log.
+    const log = (list: OutboundAttempt[], how: Pick<OutboundAttempt, "forwardedToMock" | "answeredProbe"> = {}) => {
+      recorded = true;
+      const attempt = { t: clockNow(), request: firstLine(), ...how };
+      list.push(attempt);
+      fs.appendFileSync(logFile, `${JSON.stringify(attempt)}\n`);
+    };
     const record = () => {
       if (recorded) return;
-      recorded = true;
-      const attempt = { t: clockNow(), request: firstLine() };
-      attempts.push(attempt);
-      fs.appendFileSync(logFile, `${JSON.stringify(attempt)}\n`);
+      log(attempts);
       socket.end(REFUSAL);
     };
     const tunnel = () => {
-      recorded = true;
-      const attempt = { t: Date.now(), request: firstLine(), forwardedToMock: true };
-      forwarded.push(attempt);
-      fs.appendFileSync(logFile, `${JSON.stringify(attempt)}\n`);
+      log(forwarded, { forwardedToMock: true });
       socket.setTimeout(0);
       const rest = Buffer.from(head.slice(head.indexOf("\r\n\r\n") + 4), "latin1");
       const upstream = net.connect(mock!.port, mock!.host, () => {
@@ -91,15 +92,12 @@ export async function startOutboundTrap(logFile: string, mock?: MockTarget): Pro
       if (recorded) return;
       head += chunk.toString("latin1");
       if (!head.includes("\r\n") && head.length <= 8192) return;
-      // A CONNECT's headers end with an empty line before the tunnel may start; wait for it.
       if (CONNECTIVITY_PROBES.has(firstLine())) {
-        recorded = true;
-        const attempt = { t: clockNow(), request: firstLine(), answeredProbe: true };
-        answered.push(attempt);
-        fs.appendFileSync(logFile, `${JSON.stringify(attempt)}\n`);
+        log(answered, { answeredProbe: true });
         socket.end(PROBE_ANSWER);
         return;
       }
+      // A CONNECT's headers end with an empty line before the tunnel may start; wait for it.
       if (isMock(firstLine())) {
         if (head.includes("\r\n\r\n")) tunnel();
         else if (head.length > 8192) record();

@@ -110,7 +110,10 @@ async function typeText(ctx: RunContext, step: Extract<Step, { kind: "type" }>):
   const t = running(ctx, step.session);
   const reading = await ctx.live.waitUntil(() => t.readsKeys() !== false || !t.running, KEYS_TIMEOUT_MS, ctx.abort);
   if (reading === "aborted") throw ctx.abort.reason as Error;
-  if (reading === "timeout") throw new StepFailure(withScreen(`the UI did not read keys one at a time within ${KEYS_TIMEOUT_MS} ms (its terminal stayed in line mode)`, t.screen()));
+  if (reading === "timeout") {
+    const what = `the UI did not read keys one at a time within ${KEYS_TIMEOUT_MS} ms (its terminal stayed in line mode), so typed text would never reach it`;
+    throw new StepFailure(withScreen(`${what}; if the screen shows a question the seeded config does not answer, that is what it waits on, else drive this release headless (--driver headless)`, t.screen()));
+  }
   t.paste(step.text);
   // The tail is what shows even when the input box wraps or scrolls a long text.
   const tail = collapse(step.text).slice(-20);
@@ -265,7 +268,7 @@ async function daemonExit(ctx: RunContext, step: Extract<Step, { kind: "daemon-e
   if (outcome === "timeout") {
     const still = `the daemon (pid ${daemonPids(marker).join(", ")}) was still running ${step.timeoutMs} ms later`;
     if (step.onTimeout === "continue") return { outcome: "timeout", detail: `${still}; the scenario allows it (onTimeout: "continue"), the reaper ends it`, mayTimeOut: true };
-    throw new StepFailure(still);
+    throw new StepFailure(`${still}; if the scenario cannot always stop it (a release without \`claude stop\`), let it run on with daemonExit(…, { onTimeout: "continue" }): the run's reaper ends it`);
   }
   const seen = before.length === 0 ? "no daemon was running" : `daemon pid ${before.join(", ")} exited after ${Date.now() - started} ms`;
   // What the daemon left running is for the reaper to end; the record says what it was.

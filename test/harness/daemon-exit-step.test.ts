@@ -6,10 +6,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { RUN_MARKER_VAR } from "../../harness/isolation.ts";
-import type { RunContext } from "../../harness/run-context.ts";
+import { StepFailure, type RunContext } from "../../harness/run-context.ts";
 import { runLayout } from "../../harness/run-layout.ts";
 import { executeStep } from "../../harness/step-executor.ts";
-import { StepFailure } from "../../harness/run-context.ts";
+import { eventually } from "../eventually.ts";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-daemon-exit-"));
 const marker = `daemon-exit-test-${process.pid}`;
@@ -23,22 +23,15 @@ afterAll(() => {
 const ctx = {
   layout: runLayout(root),
   env: { [RUN_MARKER_VAR]: marker },
-  live: {
-    waitUntil: async (predicate: () => boolean, timeoutMs: number) => {
-      const deadline = Date.now() + timeoutMs;
-      while (Date.now() < deadline) {
-        if (predicate()) return "ok";
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      return predicate() ? "ok" : "timeout";
-    },
-  },
+  live: { waitUntil: async (predicate: () => boolean, timeoutMs: number) => ((await eventually(predicate, timeoutMs)) ? "ok" : "timeout") },
   abort: new AbortController().signal,
 } as unknown as RunContext;
 
 describe("the daemon-exit step", () => {
   it("fails the run when the daemon outlives its wait, unless the scenario allows it (onTimeout: continue)", async () => {
     await expect(executeStep(ctx, { kind: "daemon-exit", label: "gone", timeoutMs: 300, onTimeout: "error" })).rejects.toThrow(StepFailure);
+    // The failure says what to do about it.
+    await expect(executeStep(ctx, { kind: "daemon-exit", label: "gone", timeoutMs: 300, onTimeout: "error" })).rejects.toThrow(/onTimeout: "continue"/);
     const allowed = await executeStep(ctx, { kind: "daemon-exit", label: "gone", timeoutMs: 300, onTimeout: "continue" });
     expect(allowed).toMatchObject({ outcome: "timeout", mayTimeOut: true, detail: expect.stringContaining(`daemon (pid ${daemon.pid}) was still running 300 ms later`) });
     daemon.kill("SIGKILL");

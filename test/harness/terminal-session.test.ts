@@ -4,6 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runLayout, terminalFiles } from "../../harness/run-layout.ts";
+import type { RunContext } from "../../harness/run-context.ts";
+import { executeStep } from "../../harness/step-executor.ts";
 import { TerminalSession } from "../../harness/terminal-session.ts";
 import { eventually } from "../eventually.ts";
 
@@ -64,6 +66,26 @@ describe("TerminalSession", () => {
     await rawUntil(() => raw.screen().includes("ready"));
     expect(raw.readsKeys()).toBe(true);
     expect(await eventually(() => t.readsKeys() === true, 5_000)).toBe(true);
+  });
+
+  it("the type step pastes only once the program reads keys one at a time (its echo in line mode is the terminal's own)", async () => {
+    const { t, until } = start("type-waits", ["--line-mode-for", "1500"]);
+    await until(() => t.screen().includes("ready"));
+    // Whether the program read keys one at a time at the moment of each paste.
+    const atPaste: (boolean | undefined)[] = [];
+    const paste = t.paste.bind(t);
+    t.paste = (text) => {
+      atPaste.push(t.readsKeys());
+      paste(text);
+    };
+    const ctx = {
+      layout: runLayout(root),
+      terminals: new Map([["type-waits", t]]),
+      live: { waitUntil: async (predicate: () => boolean, ms: number) => ((await eventually(predicate, ms)) ? "ok" : "timeout") },
+      abort: new AbortController().signal,
+    } as unknown as RunContext;
+    await executeStep(ctx, { kind: "type", session: "type-waits", text: "hello" });
+    expect(atPaste).toEqual([true]);
   });
 
   it("pastes between bracketed-paste markers when the program asked for them, and records what it typed", async () => {
