@@ -107,6 +107,10 @@ export default defineScenario({
   steps,
   check: (rec) => checkContinuation(rec, { stream: "main", foregroundPid: sessionOf(rec, ui)?.process?.pid ?? null }),
   known: [
+    // The atlas (2026-12-07, `ccrepro atlas background-mid-turn --until-red 2`, alone), one run a release.
+    { versions: "2.1.119 || 2.1.120", verdict: "RED", finding: "turn-dropped", note: "the atlas, 2026-12-07: the first releases with an interactive `/background` drop the turn" },
+    { versions: "2.1.121 - 2.1.138", verdict: "INCONCLUSIVE", note: "the atlas, 2026-12-07: the foreground UI finished the tool itself, so `/background` came after the turn's tool call" },
+    { versions: "2.1.139 - 2.1.148", verdict: "RED", note: "the atlas, 2026-12-07: turn-duplicated and tool-killed on 2.1.139 - 2.1.141, turn-dropped from 2.1.143" },
     {
       versions: "2.1.150",
       verdict: "RED",
