@@ -1,6 +1,7 @@
 // The isolated world a run hands to the binary: its own directories, a pre-seeded config, an allow-listed environment.
 import fs from "node:fs";
 import path from "node:path";
+import semver from "semver";
 import { QUIET_ENV } from "../releases/binary-info.ts";
 import type { BinaryProbe } from "../releases/capabilities.ts";
 import type { HookSource, PermissionPlan, SeedFiles, SettingSource } from "./plan.ts";
@@ -99,6 +100,24 @@ export function settingsFileOf(run: RunLayout, source: HookSource): string {
   return source === "user" ? userSettingsFile(run) : source === "project" ? projectSettingsFile(run) : run.flagSettings;
 }
 
+// The global config file in a set CLAUDE_CONFIG_DIR: `.claude.json`, but `config.json` up to 1.0.4 (its cli.js:
+// `CLAUDE_CONFIG_DIR ? join(dir, "config.json") : join(home, ".claude.json")`), whose UI otherwise opens the theme
+// picker and trust dialog. Both are seeded with the same state; later releases never read `config.json` there.
+const GLOBAL_CONFIG_FILES = [".claude.json", "config.json"] as const;
+
+// The release a run's config is seeded for, and the API key its environment carries.
+export interface SeededRelease {
+  // As the binary reported it, or "local" for a build that reported none.
+  version: string;
+  apiKey: string;
+}
+
+// Up to 1.0.5 the interactive UI takes its key from the config alone (`primaryApiKey`, or a key helper), where 1.0.8
+// also takes an approved ANTHROPIC_API_KEY: without one, the UI says "Missing API key" and sends nothing it is given.
+export function uiKeyFromConfigOnly(version: string): boolean {
+  return semver.valid(version) !== null && semver.lte(version, "1.0.5");
+}
+
 // Config state that lets both `-p` and the interactive UI start without onboarding, trust or key dialogs; the hooks
 // and permission rules go into the settings file of their source (the user settings.json unless said otherwise).
 // The working directory is an empty git repository of its own, or (gitRepository false) outside every repository.
@@ -107,6 +126,7 @@ export function seedConfig(
   hooks: Record<string, unknown> | undefined,
   declared: Omit<DeclaredSettings, "hooks"> = { source: "user" },
   gitRepository = true,
+  release: SeededRelease = { version: "local", apiKey: FAKE_API_KEY },
 ): void {
   for (const dir of [run.home, run.config, run.tmp]) fs.mkdirSync(dir, { recursive: true });
   // claude keys a project by its working directory's real path: the outside one's, when the work folder links there,
@@ -127,7 +147,8 @@ export function seedConfig(
       [work]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, allowedTools: [] },
     },
   };
-  fs.writeFileSync(path.join(run.config, ".claude.json"), JSON.stringify(state, null, 2));
+  const key = uiKeyFromConfigOnly(release.version) ? { primaryApiKey: release.apiKey } : {};
+  for (const name of GLOBAL_CONFIG_FILES) fs.writeFileSync(path.join(run.config, name), JSON.stringify({ ...state, ...key }, null, 2));
   const own: Record<string, unknown> = {};
   if (hooks) own.hooks = hooks;
   if (declared.permissions) own.permissions = declared.permissions;
@@ -269,10 +290,10 @@ export function sdkQueryOptions(permissions: PermissionChoice, settings: Session
   return { ...mode, settingSources: settings.sources, ...(settings.flagFile === null ? {} : { settings: settings.flagFile }), debugFile };
 }
 
-// `.claude.json` and `settings.json` in the config directory are written by ccrepro too: a fixture's JSON object is
-// merged over ccrepro's, key by key at the top level, so the onboarding state and the harness's own settings stay
-// unless the fixture names them (the kit checks each is a JSON object when the scenario loads).
-export const MERGED_CONFIG_FILES: ReadonlySet<string> = new Set([".claude.json", "settings.json"]);
+// The global config files and `settings.json` in the config directory are written by ccrepro too: a fixture's JSON
+// object is merged over ccrepro's, key by key at the top level, so the onboarding state and the harness's own
+// settings stay unless the fixture names them (the kit checks each is a JSON object when the scenario loads).
+export const MERGED_CONFIG_FILES: ReadonlySet<string> = new Set([...GLOBAL_CONFIG_FILES, "settings.json"]);
 
 // Writes a scenario's files (kit: `files`) after seedConfig; paths stay inside their folder. Returns what it wrote.
 export function seedFiles(run: RunLayout, files: SeedFiles): string[] {

@@ -106,7 +106,8 @@ export interface SessionEnvironment {
   /**
    * Files seeded before the first session, by relative path and text: into the working directory (`work`), the
    * config directory (`config`: `agents/`, `commands/`, `settings.json`, `.claude.json`) and `home`. A fixture's
-   * `config/settings.json` or `config/.claude.json` is merged over ccrepro's own at the top level.
+   * `config/settings.json` or `config/.claude.json` is merged over ccrepro's own at the top level (releases up to
+   * 1.0.4 read `config/config.json` instead, merged the same way).
    *
    * @example files: { work: { "NOTES.md": "# notes" }, config: { "agents/reviewer.md": "---\nname: reviewer\n---\nReview." } }
    */

@@ -148,6 +148,23 @@ describe("buildEnvironment", () => {
 });
 
 describe("seedConfig and headlessArgs", () => {
+  it("seeds the config file each release reads, and the UI's key where a release's UI reads it from the config alone", () => {
+    const keyOf = (version: string) => {
+      const run = runLayout(path.join(root, `key-${version}`));
+      seedConfig(run, undefined, { source: "user" }, true, { version, apiKey: "sk-ant-kind-key" });
+      const [current, legacy] = [".claude.json", "config.json"].map((name) => JSON.parse(fs.readFileSync(path.join(run.config, name), "utf8")) as Record<string, unknown>);
+      // Up to 1.0.4 a set CLAUDE_CONFIG_DIR means config.json; the same onboarding and trust state goes into both.
+      expect(legacy).toEqual(current);
+      expect(current).toMatchObject({ hasCompletedOnboarding: true });
+      return current["primaryApiKey"];
+    };
+    expect(keyOf("1.0.4")).toBe("sk-ant-kind-key");
+    expect(keyOf("1.0.5")).toBe("sk-ant-kind-key");
+    expect(keyOf("1.0.8")).toBeUndefined();
+    expect(keyOf("2.1.332")).toBeUndefined();
+    expect(keyOf("local")).toBeUndefined();
+  });
+
   it("seeds trust for the work directory, skips the dangerous-mode prompt, and registers hooks only when given", () => {
     const run = runLayout(path.join(root, "seeded"));
     seedConfig(run, undefined);
