@@ -84,9 +84,9 @@ export default defineScenario({
   // --claude V --repeat 5` for V in 2.1.89 and 2.1.90; the others one run each, 4 on 2.1.332 each way (2026-12-02).
   known: [
     {
-      versions: ">=1.0.8 <=2.0.15 || >=2.0.28 <=2.1.89",
+      versions: ">=0.2.114 <=2.0.15 || >=2.0.28 <=2.1.89",
       verdict: "GREEN",
-      note: "the atlas (2026-12-07) measured every release; 1.0.8, 2.0.15 and 2.0.28 re-run 3 of 3. Before 1.0.8 the UI is not driven (0.2.90–1.0.4 ERROR: a missing npm dependency, then an onboarding dialog; 1.0.5 INCONCLUSIVE: 'Missing API key')",
+      note: "the atlas (2026-12-07) measured every release; 1.0.8, 2.0.15 and 2.0.28 re-run 3 of 3; 0.2.118, 1.0.4 and 1.0.5 once more, with the config seeded where those releases read it. 0.2.90–0.2.109 are not run (a missing npm dependency)",
     },
     {
       versions: ">=2.0.19 <=2.0.27",

@@ -111,7 +111,9 @@ export default defineScenario({
   },
   // ccrepro bisect hook-decision-enforced --old 2.1.47 --new 2.1.112 --param how=ask; run … --repeat 5 on 2.1.84 and 2.1.85
   known: [
-    { versions: "<=2.1.84", params: { how: "ask" }, verdict: "RED", finding: "denied-write-ran", note: "under -p with bypassed permissions the hook's ask is ignored: the write runs (2.1.47, 2.1.84)" },
+    // The atlas (2026-12-07): ccrepro atlas hook-decision-enforced --param how=ask, every release, UNSUPPORTED to 1.0.51.
+    { versions: "1.0.67 - 2.1.68 || 2.1.70 - 2.1.84", params: { how: "ask" }, verdict: "RED", finding: "denied-write-ran", note: "under -p with bypassed permissions the hook's ask is ignored: the write runs (2.1.47, 2.1.84; the atlas from 1.0.67)" },
+    { versions: "1.0.53 - 1.0.66 || 2.1.69", params: { how: "ask" }, verdict: "INCONCLUSIVE", note: "the PreToolUse hook never ran (the atlas, 2026-12-07)" },
     { versions: ">=2.1.85", params: { how: "ask" }, verdict: "GREEN", note: "the call is refused and the model told the hook's reason (2.1.85, 2.1.112, 2.1.217, 2.1.281, 2.1.332)" },
     { versions: ">=2.1.47", params: { how: "exit2" }, verdict: "GREEN", note: "exit 2 blocks the write from user, project and --settings (2.1.47, 2.1.112, 2.1.217, 2.1.281, 2.1.332)" },
     { versions: ">=2.1.47", params: { how: "deny" }, verdict: "GREEN", note: "2.1.47, 2.1.112, 2.1.217, 2.1.281, 2.1.332" },

@@ -84,7 +84,7 @@ export default defineScenario({
     { versions: "1.0.21 - 1.0.63", verdict: "GREEN", note: "after /compact the follow-up starts from the summary and parses (the atlas, 2026-12-07; 1.0.21 and 1.0.63 3 of 3)" },
     { versions: "1.0.64 - 1.0.127", verdict: "INCONCLUSIVE", note: "the follow-up still carries the first prompt: /compact in a stream-json session does not replace the history, as compact-resume finds (the atlas; 1.0.64 and 1.0.127 3 of 3)" },
     { versions: ">=1.0.128", verdict: "GREEN", note: "after /compact the follow-up starts from the summary and parses (1.0.128, 2.1.112, 2.1.190, 2.1.205, 2.1.210, 2.1.220, 2.1.260, 2.1.332): #77330 not reproduced" },
-    { versions: "<=2.1.190", params: { how: "split-surrogate" }, verdict: "RED", finding: "request-body-unparseable", note: "the cut tool output ends in half an emoji (\\ud83d), every later request is refused \"no low surrogate in string\", the follow-up too (1.0.48 3/3 on 2026-12-06, 1.0.128, 2.0.72, 2.1.112, 2.1.113, 2.1.167, 2.1.179, 2.1.187, 2.1.190 5/5)" },
+    { versions: "1.0.21 - 2.1.190", params: { how: "split-surrogate" }, verdict: "RED", finding: "request-body-unparseable", note: "the cut tool output ends in half an emoji (\\ud83d), every later request is refused \"no low surrogate in string\", the follow-up too (the atlas, 2026-12-07, from 1.0.21, UNSUPPORTED before; 1.0.48 3/3 on 2026-12-06, 1.0.128, 2.0.72, 2.1.112, 2.1.113, 2.1.167, 2.1.179, 2.1.187, 2.1.190 5/5)" },
     { versions: ">=2.1.191", params: { how: "split-surrogate" }, verdict: "GREEN", note: "the cut keeps whole characters (2.1.191 5/5, 2.1.193, 2.1.197, 2.1.220, 2.1.332)" },
   ],
   publicRecord: {
