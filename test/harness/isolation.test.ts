@@ -152,7 +152,8 @@ describe("seedConfig and headlessArgs", () => {
     const keyOf = (version: string) => {
       const run = runLayout(path.join(root, `key-${version}`));
       seedConfig(run, undefined, { source: "user" }, true, { version, apiKey: "sk-ant-kind-key" });
-      const [current, legacy] = [".claude.json", "config.json"].map((name) => JSON.parse(fs.readFileSync(path.join(run.config, name), "utf8")) as Record<string, unknown>);
+      const read = (name: string) => JSON.parse(fs.readFileSync(path.join(run.config, name), "utf8")) as Record<string, unknown>;
+      const [current, legacy] = [read(".claude.json"), read("config.json")];
       // Up to 1.0.4 a set CLAUDE_CONFIG_DIR means config.json; the same onboarding and trust state goes into both.
       expect(legacy).toEqual(current);
       expect(current).toMatchObject({ hasCompletedOnboarding: true });
