@@ -116,10 +116,18 @@ export default defineScenario({
     { versions: "1.0.53 - 1.0.66 || 2.1.69", params: { how: "ask" }, verdict: "INCONCLUSIVE", note: "the PreToolUse hook never ran (the atlas, 2026-12-07)" },
     { versions: ">=2.1.85", params: { how: "ask" }, verdict: "GREEN", note: "the call is refused and the model told the hook's reason (2.1.85, 2.1.112, 2.1.217, 2.1.281, 2.1.332)" },
     { versions: ">=2.1.47", params: { how: "exit2" }, verdict: "GREEN", note: "exit 2 blocks the write from user, project and --settings (2.1.47, 2.1.112, 2.1.217, 2.1.281, 2.1.332)" },
-    { versions: ">=2.1.47", params: { how: "deny" }, verdict: "GREEN", note: "2.1.47, 2.1.112, 2.1.217, 2.1.281, 2.1.332" },
+    { versions: "1.0.67 - 2.0.15 || >=2.0.30", params: { how: "deny" }, verdict: "GREEN", note: "2.1.47, 2.1.112, 2.1.217, 2.1.281, 2.1.332; the atlas (2026-12-07) on every release from 1.0.67" },
+    { versions: "2.0.19 - 2.0.29", params: { how: "deny" }, verdict: "RED", finding: "denial-not-shown", note: "the write is refused, but the model is told \"Hook requested permission behavior: deny\", not the hook's reason (the atlas, 2026-12-07; 2.0.15, 2.0.19, 2.0.29 and 2.0.30 re-run 3 of 3)" },
+    { versions: "1.0.53 - 1.0.66", params: { how: "deny" }, verdict: "INCONCLUSIVE", note: "the PreToolUse hook never ran (the atlas, 2026-12-07)" },
     { versions: ">=2.1.47", params: { how: "prompt-exit2" }, verdict: "GREEN", note: "the blocked prompt is in no request body (2.1.47 sends one request without it; later releases none)" },
     { versions: ">=2.1.47", params: { how: "prompt-block" }, verdict: "GREEN", note: "as prompt-exit2" },
-    // ccrepro run hook-decision-enforced --param ui=terminal --param how=H, for every H, on each release named
-    ...Object.entries(IN_UI).map(([how, note]) => ({ versions: ">=2.1.47", params: { how, ui: "terminal" }, verdict: "GREEN" as const, note: `${note} (2.1.47, 2.1.84, 2.1.85, 2.1.112, 2.1.217, 2.1.281, 2.1.332)` })),
+    // ccrepro run hook-decision-enforced --param ui=terminal --param how=H, for every H, on each release named; exit2
+    // on every release by the atlas (2026-12-07), where the hook never ran on three releases besides 1.0.53 - 1.0.66.
+    ...Object.entries(IN_UI).map(([how, note]) =>
+      how === "exit2"
+        ? { versions: "1.0.67 - 1.0.77 || 1.0.80 - 1.0.83 || 1.0.85 - 2.1.68 || >=2.1.70", params: { how, ui: "terminal" }, verdict: "GREEN" as const, note: `${note} (the atlas, every release from 1.0.67; 2.1.47, 2.1.84, 2.1.85, 2.1.112, 2.1.217, 2.1.281, 2.1.332)` }
+        : { versions: ">=2.1.47", params: { how, ui: "terminal" }, verdict: "GREEN" as const, note: `${note} (2.1.47, 2.1.84, 2.1.85, 2.1.112, 2.1.217, 2.1.281, 2.1.332)` },
+    ),
+    { versions: "1.0.53 - 1.0.66 || 1.0.79 || 1.0.84 || 2.1.69", params: { how: "exit2", ui: "terminal" }, verdict: "INCONCLUSIVE", note: "the PreToolUse hook never ran (the atlas, 2026-12-07)" },
   ],
 });

@@ -57,9 +57,10 @@ export default defineScenario({
   known: [
     { versions: "<=2.1.87", verdict: "RED", finding: "max-turns-not-flagged", note: "N requests, error_max_turns with is_error false and errors []; measured 1.0.128 (num_turns N), 2.1.72 (N = 1, 2, 5; num_turns N + 1), 2.1.87" },
     // ccrepro run max-turns-count --claude V --param maxTurns=5 --param compactAt=2 (--repeat 3 on 2.1.72)
-    { versions: "<=2.1.87", params: { maxTurns: 5, compactAt: 2 }, verdict: "RED", finding: "max-turns-not-flagged", note: "claude compacts after call 2 (one summary request), then the loop goes on from the summary and stops at 5 loop calls: no overrun; error_max_turns, is_error false, num_turns 6 (2.1.72, 4 runs)" },
-    { versions: "2.1.88", params: { maxTurns: 5, compactAt: 2 }, verdict: "GREEN", note: "compacts after call 2 (one summary request), stops at 5 loop calls, is_error true, num_turns 6 (1 run)" },
-    { versions: "2.1.332", params: { maxTurns: 5, compactAt: 2 }, verdict: "INCONCLUSIVE", note: "no summary request: 2.1.332 does not auto-compact on a reply that reports 190 000 input tokens (1 run)" },
+    // The atlas (2026-12-07): every release, INCONCLUSIVE 0.2.70 - 1.0.64 (no summary asked for, or no result).
+    { versions: "1.0.65 - 2.1.87", params: { maxTurns: 5, compactAt: 2 }, verdict: "RED", finding: "max-turns-not-flagged", note: "claude compacts after call 2 (one summary request), then the loop goes on from the summary and stops at 5 loop calls: no overrun; error_max_turns, is_error false, num_turns 6 (2.1.72, 4 runs)" },
+    { versions: "2.1.88 - 2.1.152", params: { maxTurns: 5, compactAt: 2 }, verdict: "GREEN", note: "compacts after call 2 (one summary request), stops at 5 loop calls, is_error true, num_turns 6 (2.1.88, and the atlas on every release to 2.1.152; 2.1.87 and 2.1.88 re-run 3 of 3)" },
+    { versions: ">=2.1.153", params: { maxTurns: 5, compactAt: 2 }, verdict: "INCONCLUSIVE", note: "no summary request: from 2.1.153 claude does not auto-compact on a reply that reports 190 000 input tokens (2.1.332, and the atlas on every release)" },
     { versions: ">=2.1.88", verdict: "GREEN", note: "N requests, is_error true, num_turns N + 1; errors name the limit from 2.1.112; measured 2.1.88, 2.1.112, 2.1.176–2.1.178, 2.1.281, 2.1.332 with N = 1, 2, 5; calls=3 alike on 2.1.176–2.1.178, 2.1.332" },
   ],
   publicRecord: {

@@ -60,7 +60,7 @@ export default defineScenario({
   known: [
     { versions: ">=2.1.94", verdict: "GREEN", note: "three 529s for the main model, then the fallback; the next turn tries the main model first again (2.1.94 3/3, 2.1.112, 2.1.166 3/3, 2.1.220, 2.1.281, 2.1.332; the atlas, 2026-12-07, on every release between)" },
     { versions: "1.0.30 - 2.1.92", verdict: "INCONCLUSIVE", note: "never falls back: tries of the main model with backoff (1.0.128: nine, 0.1 s … 33 s), no result within the 90 s wait (the atlas; 2.1.92 3 of 3; before 1.0.30 no --fallback-model: UNSUPPORTED)" },
-    { versions: ">=2.0.0 <=2.1.150", params: { fault: "404" }, verdict: "RED", finding: "fallback-not-used", note: "the main model's 404 \"model: …\" ends each turn; the fallback is never asked (2.0.0, 2.1.150 3/3; #8413)" },
+    { versions: "1.0.30 - 2.1.150", params: { fault: "404" }, verdict: "RED", finding: "fallback-not-used", note: "the main model's 404 \"model: …\" ends each turn; the fallback is never asked (2.0.0, 2.1.150 3/3; #8413; the atlas, 2026-12-07, on every release from 1.0.30, the first with --fallback-model)" },
     { versions: ">=2.1.152", params: { fault: "404" }, verdict: "GREEN", note: "one 404, then the fallback (CHANGELOG 2.1.152): 2.1.152 3/3 stays on it for the next turn; 2.1.332 tries the main model first on each turn (there is no 2.1.151)" },
   ],
   publicRecord: {
