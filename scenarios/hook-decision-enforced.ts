@@ -119,8 +119,9 @@ export default defineScenario({
     { versions: "1.0.67 - 2.0.15 || >=2.0.30", params: { how: "deny" }, verdict: "GREEN", note: "2.1.47, 2.1.112, 2.1.217, 2.1.281, 2.1.332; the atlas (2026-12-07) on every release from 1.0.67" },
     { versions: "2.0.19 - 2.0.29", params: { how: "deny" }, verdict: "RED", finding: "denial-not-shown", note: "the write is refused, but the model is told \"Hook requested permission behavior: deny\", not the hook's reason (the atlas, 2026-12-07; 2.0.15, 2.0.19, 2.0.29 and 2.0.30 re-run 3 of 3)" },
     { versions: "1.0.53 - 1.0.66", params: { how: "deny" }, verdict: "INCONCLUSIVE", note: "the PreToolUse hook never ran (the atlas, 2026-12-07)" },
-    { versions: ">=2.1.47", params: { how: "prompt-exit2" }, verdict: "GREEN", note: "the blocked prompt is in no request body (2.1.47 sends one request without it; later releases none)" },
-    { versions: ">=2.1.47", params: { how: "prompt-block" }, verdict: "GREEN", note: "as prompt-exit2" },
+    { versions: "1.0.67 - 2.1.104 || >=2.1.110", params: { how: "prompt-exit2" }, verdict: "GREEN", note: "the blocked prompt is in no request body (2.1.47 sends one request without it; later releases none; the atlas, 2026-12-07, on every release from 1.0.67)" },
+    { versions: "2.1.105 - 2.1.109", params: { how: "prompt-exit2" }, verdict: "RED", finding: "blocked-prompt-sent", note: "the main loop never gets the blocked prompt, but the session-title request (haiku, \"Generate a concise, sentence-case title\") carries it (the atlas, 2026-12-07; 2.1.104, 2.1.105, 2.1.109 and 2.1.110 re-run 3 of 3)" },
+    { versions: ">=1.0.67", params: { how: "prompt-block" }, verdict: "GREEN", note: "as prompt-exit2 (2.1.47 and the releases named there; the atlas, 2026-12-07, on every release from 1.0.67, INCONCLUSIVE 1.0.53 - 1.0.66)" },
     // ccrepro run hook-decision-enforced --param ui=terminal --param how=H, for every H, on each release named; exit2
     // on every release by the atlas (2026-12-07), where the hook never ran on three releases besides 1.0.53 - 1.0.66.
     ...Object.entries(IN_UI).map(([how, note]) =>

@@ -77,11 +77,11 @@ export default defineScenario({
       note: "mid-turn: UserPromptSubmit with the bare <task-notification> as prompt, the typed prompt's keys and its prompt_id",
     },
     {
-      versions: "2.1.234 || 2.1.281 || 2.1.332",
+      versions: ">=2.1.45",
       params: { when: "after-turn" },
       verdict: "RED",
       finding: "synthetic-prompt-indistinguishable",
-      note: "after-turn: UserPromptSubmit with the bare <task-notification> as prompt and the typed prompt's keys; 2.1.332's schema has an optional `source`, sent on neither prompt",
+      note: "after-turn: UserPromptSubmit with the bare <task-notification> as prompt and the typed prompt's keys; 2.1.332's schema has an optional `source`, sent on neither prompt (2.1.234, 2.1.281, 2.1.332; the atlas, 2026-12-07, on every release from 2.1.45, the first with what the scenario needs, to 2.1.337)",
     },
   ],
   // The report is not on the claude-code tracker, which has none of this hook payload (searched 2026-12-06; #35610 is
