@@ -86,7 +86,8 @@ export default defineScenario({
       note: "the resume fails: \"Failed to resume session: JSON Parse error: Unterminated string\", no request sent (2.1.116, 2.1.117; 2.1.118 3 of 3 and with cut-tail; 2.1.120 3 of 3)",
     },
     { versions: ">=2.1.121", params: { size: "large" }, verdict: "GREEN", note: "the corrupt line is skipped (2.1.121 3 of 3, 2.1.332)" },
-    { versions: "1.0.128 || 2.1.111 || 2.1.112 || 2.1.114 || 2.1.118 || 2.1.120 || 2.1.121 || 2.1.281 || 2.1.332", params: { size: "small" }, verdict: "GREEN", note: "corrupt-line and cut-tail in a small transcript: the bad line is skipped, every held message comes back" },
+    { versions: ">=1.0.64", params: { size: "small" }, verdict: "GREEN", note: "corrupt-line and cut-tail in a small transcript: the bad line is skipped, every held message comes back (1.0.128, 2.1.111 - 2.1.121, 2.1.281, 2.1.332; the atlas, 2026-12-07, on every release from 1.0.64)" },
+    { versions: "1.0.22 - 1.0.63", params: { size: "small" }, verdict: "INCONCLUSIVE", note: "the resumed session sent no request and reported no error (the atlas, 2026-12-07)" },
     { versions: "2.1.112 || 2.1.332", params: { damage: "corrupt-row", size: "small" }, verdict: "GREEN", note: "only the destroyed row's message is missing; the chain is mended past it" },
   ],
   publicRecord: {

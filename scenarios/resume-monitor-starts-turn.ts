@@ -49,7 +49,9 @@ export default defineScenario({
   // ccrepro run resume-monitor-starts-turn --claude V --param exit=… [--repeat 3]; bisect … --old 2.1.218 --new 2.1.332 --param exit=sigkill (2026-12-06)
   known: [
     { versions: "2.1.98 - 2.1.210", verdict: "INCONCLUSIVE", note: "Monitor stays off: these read tengu_amber_sentinel only with telemetry on (2.1.98; 2.1.210 3 of 3, re-run beside 2.1.211; the atlas, 2026-12-07, on every release between; before 2.1.98 there is no Monitor tool: UNSUPPORTED)" },
-    { versions: "2.1.218", params: { exit: "sigterm" }, verdict: "GREEN", note: "the dying UI answers the monitor's killed notification itself; the resume then waits (2 of 2; exit-anyway 1 of 1)" },
+    { versions: "2.1.211 - 2.1.238 || >=2.1.280", params: { exit: "sigterm" }, verdict: "GREEN", note: "the dying UI answers the monitor's killed notification itself; the resume then waits (2.1.218 2 of 2, exit-anyway 1 of 1; the atlas, 2026-12-07, on every release from 2.1.211)" },
+    { versions: "2.1.239 - 2.1.278", params: { exit: "sigterm" }, verdict: "RED", finding: "resume-starts-turn-unprompted", note: "a SIGTERM no longer saves the session from it: the resumed UI starts a turn nobody asked for, as after a SIGKILL (the atlas, 2026-12-07; 2.1.238, 2.1.239, 2.1.278 and 2.1.280 re-run 3 of 3)" },
+    { versions: "2.1.98 - 2.1.210", params: { exit: "sigterm" }, verdict: "INCONCLUSIVE", note: "the first session's Monitor call never started a monitor (the atlas)" },
     { versions: ">=2.1.211 <=2.1.278", verdict: "RED", finding: "resume-starts-turn-unprompted", note: "bisected (last RED 2.1.278, 3 of 3): the resumed UI sends \"No completion record was found…\" before any prompt (2.1.211 3 of 3, 2.1.218 5 of 5, 2.1.277)" },
     { versions: ">=2.1.280", verdict: "GREEN", note: "the resumed UI waits for the typed prompt (first GREEN 2.1.280, 3 of 3; 2.1.281, 2.1.284, 2.1.290, 2.1.305; 2.1.332 4 of 4)" },
   ],
