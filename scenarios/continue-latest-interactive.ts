@@ -106,10 +106,10 @@ export default defineScenario({
       note: "bisected (first RED 2.1.90; 2.1.90 5 of 5; 2.1.278, #82536's release, 3 of 3 by 2026-12-06): the UI exits 1 before its prompt, no request; `-p --continue` was fixed in 2.1.101, the UI's never was",
     },
     {
-      versions: "2.1.89 || 2.1.90 || 2.1.113 || 2.1.278 || 2.1.332",
+      versions: ">=0.2.114",
       params: { earlier: "terminal" },
       verdict: "GREEN",
-      note: "measured (2.1.332 4 of 4): after two interactive sessions the UI continues the second, in its transcript, with its turn in the request",
+      note: "measured (2.1.332 4 of 4; 2.1.89, 2.1.90, 2.1.113, 2.1.278; the atlas, 2026-12-07, on every release from 0.2.114, 21 random assumed ones agreeing): after two interactive sessions the UI continues the second, in its transcript, with its turn in the request",
     },
   ],
   publicRecord: {

@@ -88,7 +88,9 @@ export default defineScenario({
     { versions: ">=2.1.121", params: { size: "large" }, verdict: "GREEN", note: "the corrupt line is skipped (2.1.121 3 of 3, 2.1.332)" },
     { versions: ">=1.0.64", params: { size: "small" }, verdict: "GREEN", note: "corrupt-line and cut-tail in a small transcript: the bad line is skipped, every held message comes back (1.0.128, 2.1.111 - 2.1.121, 2.1.281, 2.1.332; the atlas, 2026-12-07, on every release from 1.0.64)" },
     { versions: "1.0.22 - 1.0.63", params: { size: "small" }, verdict: "INCONCLUSIVE", note: "the resumed session sent no request and reported no error (the atlas, 2026-12-07)" },
-    { versions: "2.1.112 || 2.1.332", params: { damage: "corrupt-row", size: "small" }, verdict: "GREEN", note: "only the destroyed row's message is missing; the chain is mended past it" },
+    { versions: "1.0.64 - 1.0.85 || >=2.1.91", params: { damage: "corrupt-row", size: "small" }, verdict: "GREEN", note: "only the destroyed row's message is missing; the chain is mended past it (2.1.112, 2.1.332; the atlas, 2026-12-07, on every release from 1.0.64)" },
+    { versions: "1.0.86 - 2.1.90", params: { damage: "corrupt-row", size: "small" }, verdict: "RED", finding: "history-lost", note: "the chain stops at the destroyed row: the resumed request starts after it, without the first prompt (the atlas, 2026-12-07; 1.0.85, 1.0.86, 2.1.90 and 2.1.91 re-run 3 of 3)" },
+    { versions: "1.0.22 - 1.0.63", params: { damage: "corrupt-row", size: "small" }, verdict: "INCONCLUSIVE", note: "the resumed session sent no request and reported no error (the atlas, 2026-12-07)" },
   ],
   publicRecord: {
     role: "reproduction",
