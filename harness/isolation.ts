@@ -109,12 +109,13 @@ const GLOBAL_CONFIG_FILES = [".claude.json", "config.json"] as const;
 export interface SeededRelease {
   // As the binary reported it, or "local" for a build that reported none.
   version: string;
-  apiKey: string;
+  // None when the scenario unset ANTHROPIC_API_KEY: the config then gets none either.
+  apiKey?: string;
 }
 
 // Up to 1.0.5 the interactive UI takes its key from the config alone (`primaryApiKey`, or a key helper), where 1.0.8
 // also takes an approved ANTHROPIC_API_KEY: without one, the UI says "Missing API key" and sends nothing it is given.
-export function uiKeyFromConfigOnly(version: string): boolean {
+function uiKeyFromConfigOnly(version: string): boolean {
   return semver.valid(version) !== null && semver.lte(version, "1.0.5");
 }
 
@@ -147,7 +148,7 @@ export function seedConfig(
       [work]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, allowedTools: [] },
     },
   };
-  const key = uiKeyFromConfigOnly(release.version) ? { primaryApiKey: release.apiKey } : {};
+  const key = release.apiKey !== undefined && uiKeyFromConfigOnly(release.version) ? { primaryApiKey: release.apiKey } : {};
   for (const name of GLOBAL_CONFIG_FILES) fs.writeFileSync(path.join(run.config, name), JSON.stringify({ ...state, ...key }, null, 2));
   const own: Record<string, unknown> = {};
   if (hooks) own.hooks = hooks;

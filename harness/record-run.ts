@@ -15,7 +15,7 @@ import type { HeadlessSession } from "./headless-session.ts";
 import { answerRulesProblem, hookSettings, writeHookAnswers } from "./hook-capture.ts";
 import { mcpServersProblem, writeMcpConfig } from "./mcp-servers.ts";
 import { bringWorkBack, outsideWorkProblem } from "./outside-workdir.ts";
-import { buildEnvironment, seedFiles, choosePermissions, chooseSessionSettings, FAKE_API_KEY, RUN_MARKER_VAR, seedConfig } from "./isolation.ts";
+import { buildEnvironment, seedFiles, choosePermissions, chooseSessionSettings, RUN_MARKER_VAR, seedConfig } from "./isolation.ts";
 import { LiveRecordings } from "./live-recordings.ts";
 import { startOutboundTrap, type OutboundTrap } from "./outbound-trap.ts";
 import { automaticReapEnabled, describeOrphanReap, reapOrphanedRuns, reapRun } from "./processes.ts";
@@ -212,7 +212,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     const rules = permissions.rules;
     seedConfig(layout, hooks, { source: hookSource, ...(rules ? { permissions: { allow: rules.allow, deny: rules.deny } } : {}) }, plan.gitRepository !== false, {
       version,
-      apiKey: env["ANTHROPIC_API_KEY"] ?? FAKE_API_KEY,
+      apiKey: env["ANTHROPIC_API_KEY"],
     });
     if (plan.files) {
       try {

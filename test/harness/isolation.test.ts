@@ -164,6 +164,10 @@ describe("seedConfig and headlessArgs", () => {
     expect(keyOf("1.0.8")).toBeUndefined();
     expect(keyOf("2.1.332")).toBeUndefined();
     expect(keyOf("local")).toBeUndefined();
+    // A scenario that unset ANTHROPIC_API_KEY gets no key in the config either.
+    const unset = runLayout(path.join(root, "key-unset"));
+    seedConfig(unset, undefined, { source: "user" }, true, { version: "1.0.4" });
+    expect(JSON.parse(fs.readFileSync(path.join(unset.config, "config.json"), "utf8"))).not.toHaveProperty("primaryApiKey");
   });
 
   it("seeds trust for the work directory, skips the dangerous-mode prompt, and registers hooks only when given", () => {
