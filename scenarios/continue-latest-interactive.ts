@@ -18,8 +18,9 @@ type Params = z.output<typeof params>;
 // One earlier session in the UI: its prompt, its answer, then /exit.
 const earlierInUi = <S extends string>(s: Session<S>, prompt: string) => [
   terminal(s),
-  // Up to about 1.0.113 a UI spends its first seconds titling the project's earlier sessions, and an Enter pressed
-  // meanwhile submits nothing (the second session's prompt then never went out).
+  // A fixed pause, for no event marks it: 1.0.113's second UI drew its input, took the pasted prompt and ignored an
+  // Enter 1.2 s after it started (its start-up requests, titles for the project's earlier sessions, came a second
+  // later, and not every release sends them). Typed after 3 s, every release from 0.2.114 answered (the atlas).
   pause(`${s.name} finishes starting`, 3_000),
   type(s, prompt),
   press(s, "enter"),
@@ -90,7 +91,7 @@ export default defineScenario({
     {
       versions: ">=0.2.114 <=2.0.15 || >=2.0.28 <=2.1.89",
       verdict: "GREEN",
-      note: "the atlas (2026-12-07) measured every release; 1.0.8, 2.0.15 and 2.0.28 re-run 3 of 3; 0.2.118, 1.0.4 and 1.0.5 once more, with the config seeded where those releases read it. 0.2.90–0.2.109 are not run (a missing npm dependency)",
+      note: "the UI continues the second -p session, the typed prompt lands in its transcript: the atlas (2026-12-07) measured every release; 1.0.8, 2.0.15 and 2.0.28 re-run 3 of 3, 2.1.89 5 of 5 (2.1.80 – 2.1.88 in the bisect); 0.2.118, 1.0.4 and 1.0.5 once more, with the config seeded where those releases read it. 0.2.90–0.2.109 are not run (a missing npm dependency)",
     },
     {
       versions: ">=2.0.19 <=2.0.27",
@@ -98,7 +99,6 @@ export default defineScenario({
       finding: "history-missing",
       note: "the atlas; 2.0.19 and 2.0.27 re-run 3 of 3: the UI continues the second session's transcript, but its request carries the subagent's Warmup exchange these releases write there, not the second's turn (as `-p --continue` does on them)",
     },
-    { versions: "1.0.128 || 2.1.80 || 2.1.85 || 2.1.87 || 2.1.88 || 2.1.89", verdict: "GREEN", note: "measured (2.1.89 5 of 5): the UI continues the second -p session, the typed prompt lands in its transcript" },
     {
       versions: ">=2.1.90",
       verdict: "RED",
