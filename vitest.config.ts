@@ -21,6 +21,8 @@ const LOCAL = [
   "test/releases/release-cache.test.ts",
   "test/releases/registry.test.ts",
   "test/releases/stale-lock.test.ts",
+  // Runs npm to install a fixture dependency from a tarball on disk.
+  "test/releases/release-dependencies.test.ts",
   "test/pipeline/confined-check.test.ts",
   "test/bisect/prefetch.test.ts",
   "test/examples/linked-types.test.ts",

@@ -72,6 +72,7 @@ export function binaryRecord(claude: ResolvedClaude, probe: Pick<BinaryProbe, "r
     args: claude.args,
     sha256: claude.sha256,
     package: claude.package,
+    ...(claude.era !== "local" && Object.keys(claude.dependencies).length > 0 ? { dependencies: claude.dependencies } : {}),
   };
 }
 
@@ -188,7 +189,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     if (probe.reportedVersion === null) {
       throw new StepFailure(
         `${claude.executablePath} did not report a version (${probe.versionError ?? "\`--version\` printed none, or hung"}): ` +
-          "run it with --version yourself to see why; a release whose package lacks an npm dependency it imports (0.2.90–0.2.109 need better-sqlite3) cannot be run by ccrepro, so pick another with --claude",
+          "run it with --version yourself to see why (a copy of 0.2.90–0.2.109 without the better-sqlite3 its package declares fails so; `ccrepro install` installs it beside them), or pick another release with --claude",
       );
     }
     if (plan.driver === "sdk" && !options.sdk) throw new StepFailure("the plan uses the sdk driver but no Agent SDK was installed for it");

@@ -49,6 +49,8 @@ export const runRecordSchema = z.object({
     sha256: z.string(),
     // The npm package@version the executable came from; null for a local binary and in runs recorded before.
     package: z.string().nullable().default(null),
+    // The npm dependencies installed beside that package (name → version), where it declares any (0.2.90–0.2.109).
+    dependencies: z.record(z.string(), z.string()).optional(),
   }),
   // How the sessions were driven (headless, sdk, terminal); null in runs recorded before it was recorded.
   driver: z.string().nullable().default(null),

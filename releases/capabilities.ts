@@ -225,8 +225,8 @@ function readCachedProbe(file: string): BinaryProbe | null {
 
 const PROBE_TIMEOUT_MS = 30_000;
 
-// Why `--version` gave no version, in a line: it hung, or the first line of its stderr that names an error (0.2.90–0.2.109
-// import the npm dependency better-sqlite3, which their package does not bundle and ccrepro does not install), or its exit.
+// Why `--version` gave no version, in a line: it hung, or the first line of its stderr that names an error (a copy of
+// 0.2.90–0.2.109 without the npm dependency better-sqlite3, which their package declares and the cache installs), or its exit.
 /** @internal exported for its unit tests */
 export function versionFailure(probe: Pick<VersionProbe, "stderr" | "exitCode" | "timedOut">): string {
   if (probe.timedOut) return "`--version` hung";

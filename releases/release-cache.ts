@@ -11,6 +11,7 @@ import { z } from "zod";
 import { sha256File } from "./binary-info.ts";
 import { cacheDir } from "./cache-dir.ts";
 import { UserError } from "../core/errors.ts";
+import { declaredDependencies, installDeclaredDependencies } from "./release-dependencies.ts";
 import { detectPlatform, type PlatformSuffix } from "./platform.ts";
 import {
   CLAUDE_PACKAGE,
@@ -30,6 +31,8 @@ export interface InstalledRelease {
   sha256: string;
   // The npm package and version the executable was unpacked from (a platform or SDK package for a native release).
   package: string;
+  // The npm dependencies installed beside the package (name → version): empty for every release but 0.2.90–0.2.109.
+  dependencies: Record<string, string>;
   // The entry's size on disk, which is what the cache cap counts.
   bytes: number;
   // What this call cost: 0 bytes on a cache hit; fetchMs is the call's wall time, lock wait included.
@@ -53,6 +56,9 @@ export const cacheManifestSchema = z.object({
   downloadedBytes: z.number(),
   fetchMs: z.number(),
   fetchedAt: z.string(),
+  // The npm dependencies the package declares, installed beside it: name → version (release-dependencies.ts).
+  // Absent in entries placed before they were installed; such an entry of a release that declares some is fetched again.
+  dependencies: z.record(z.string(), z.string()).optional(),
 });
 export type CacheManifest = z.infer<typeof cacheManifestSchema>;
 
@@ -135,6 +141,7 @@ function toInstalled(
     dir,
     sha256: manifest.sha256,
     package: manifest.package,
+    dependencies: manifest.dependencies ?? {},
     bytes: manifest.bytes,
     ...call,
   };
@@ -307,9 +314,15 @@ async function readValidEntry(cache: string, version: string, verify: "quick" | 
   const dir = entryDir(cache, version);
   if (!fs.existsSync(dir)) return null;
   const manifest = await readManifest(dir);
-  if (manifest && manifest.version === version && (await executableMatches(dir, manifest, verify))) return manifest;
+  if (manifest && manifest.version === version && (await executableMatches(dir, manifest, verify)) && dependenciesPlaced(dir, manifest)) return manifest;
   await removeDir(cache, dir);
   return null;
+}
+
+// An entry placed before dependencies were installed lacks them if its package declares any.
+function dependenciesPlaced(dir: string, manifest: CacheManifest): boolean {
+  if (manifest.dependencies !== undefined || manifest.era !== "js") return true;
+  return Object.keys(declaredDependencies(path.dirname(path.join(dir, manifest.executable)))).length === 0;
 }
 
 async function executableMatches(dir: string, manifest: CacheManifest, verify: "quick" | "full"): Promise<boolean> {
@@ -361,6 +374,7 @@ async function fetchEntry(cache: string, version: string, platform: PlatformSuff
       throw new UserError(`${spec} unpacked without ${executable}; the release cannot be run here. Pick another release.`, "INSTALL_FAILED");
     }
     if (info.era === "native") await fsp.chmod(executablePath, 0o755);
+    const dependencies = info.era === "js" ? await installDeclaredDependencies(staging, spec) : {};
     const manifest: CacheManifest = {
       version,
       era: info.era,
@@ -374,6 +388,7 @@ async function fetchEntry(cache: string, version: string, platform: PlatformSuff
       downloadedBytes: fetched.downloadedBytes,
       fetchMs: Math.round(performance.now() - started),
       fetchedAt: new Date().toISOString(),
+      dependencies,
     };
     await fsp.writeFile(path.join(staging, MANIFEST), JSON.stringify(manifest, null, 2) + "\n");
     return await placeEntry(cache, staging, manifest);

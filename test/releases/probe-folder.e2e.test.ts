@@ -6,6 +6,7 @@ import path from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { probeBinary } from "../../releases/capabilities.ts";
+import { fetchPackage } from "../../releases/release-cache.ts";
 import { resolveClaude } from "../../releases/resolve.ts";
 import { E2E_TIMEOUT_MS } from "../e2e-run.ts";
 import { tempDirs } from "../stand-in-runner.ts";
@@ -42,10 +43,13 @@ describe(`probing ${RELEASE}`, () => {
 });
 
 describe("a release that cannot start", () => {
-  // 0.2.90–0.2.109 import the npm dependency better-sqlite3, which their package does not bundle: the probe says so,
-  // and a run's ERROR names it rather than asking whether the file is claude at all.
-  it("0.2.100: the probe names why --version gave nothing", async () => {
-    const probe = await probeBinary(await resolveClaude("0.2.100"));
+  // 0.2.90–0.2.109 import the npm dependency better-sqlite3, which their tarball does not bundle: the cache installs it
+  // beside them (release-dependencies.ts), but a copy without it, given by path, fails, and the probe names why, so a
+  // run's ERROR does not ask whether the file is claude at all.
+  it("0.2.100 unpacked alone: the probe names why --version gave nothing", async () => {
+    const dir = folder();
+    await fetchPackage("@anthropic-ai/claude-code@0.2.100", null, path.join(dir, "package"));
+    const probe = await probeBinary(await resolveClaude(path.join(dir, "package", "cli.js")));
     expect(probe.reportedVersion).toBeNull();
     expect(probe.versionError).toMatch(/^`--version` failed: .*Cannot find package 'better-sqlite3'/);
   }, E2E_TIMEOUT_MS);

@@ -81,6 +81,21 @@ describe("installRelease (js era, live registry)", () => {
     expect(await sha256File(repaired.executablePath)).toBe(first.sha256);
   }, 60_000);
 
+  it("fetches again an entry placed before its package's npm dependencies were installed beside it", async () => {
+    const manifestFile = path.join(cache, SMALL, "complete.json");
+    const { dependencies, ...earlier } = cacheManifestSchema.parse(JSON.parse(fs.readFileSync(manifestFile, "utf8")));
+    expect(dependencies).toEqual({});
+    fs.writeFileSync(manifestFile, JSON.stringify(earlier));
+    // 0.2.9 declares none: such an earlier entry is whole as it is.
+    expect((await installRelease(SMALL, { cacheDir: cache, maxBytes: GiB })).fromCache).toBe(true);
+    // As 0.2.90–0.2.109's do: the entry lacks what the package imports, so it is fetched (and completed) again.
+    const packageJson = path.join(cache, SMALL, "package", "package.json");
+    fs.writeFileSync(packageJson, JSON.stringify({ ...JSON.parse(fs.readFileSync(packageJson, "utf8")), dependencies: { "better-sqlite3": "^11.9.1" } }));
+    const again = await installRelease(SMALL, { cacheDir: cache, maxBytes: GiB });
+    expect(again.fromCache).toBe(false);
+    expect(again.dependencies).toEqual({});
+  }, 60_000);
+
   it("detects same-size tampering only with full verification", async () => {
     const fd = fs.openSync(first.executablePath, "r+");
     fs.writeSync(fd, "X", 0);
