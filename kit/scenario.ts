@@ -232,12 +232,13 @@ export interface Scenario<P extends ParamsSchema = ParamsSchema, F extends strin
 const DEFAULT_TIMEOUT_MS = 180_000;
 
 // What the steps themselves take from a release: a started session is driven over `--input-format stream-json` (the
-// headless driver's flags, and the Agent SDK's), a print step reads `--output-format stream-json` unless it asks for
+// headless driver's flags, and the Agent SDK's) and interrupted by a control request on it, a print step reads `--output-format stream-json` unless it asks for
 // text or json. A terminal run's steps start no such session.
 function stepNeeds(steps: readonly RawStep[]): Need[] {
   const needs = new Set<Need>();
   for (const step of steps) {
     if (step.kind === "start") needs.add("stream-json-input");
+    if (step.kind === "interrupt") needs.add("stream-json-interrupt");
     if (step.kind === "print" && (step.output ?? "stream-json") === "stream-json") needs.add("stream-json-output");
   }
   return [...needs];

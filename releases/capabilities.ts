@@ -12,7 +12,7 @@ import type { ResolvedClaude } from "./resolve.ts";
 import { writeFileWhole } from "../core/write-whole.ts";
 
 // Raised whenever what a probe finds changes (a new capability, a better marker): older cached probes are redone.
-const PROBE_FORMAT = 4;
+const PROBE_FORMAT = 5;
 
 const probeSchema = z.object({
   format: z.literal(PROBE_FORMAT),
@@ -66,6 +66,7 @@ function near(bundle: string, anchor: string, needle: string, span: number): boo
 const NEAR_SPAN = 4000;
 export type BundleMarker =
   | "input-format-option"
+  | "interrupt-control-request"
   | "root-sandbox-check"
   | "no-proxy"
   | "run-in-background"
@@ -82,6 +83,8 @@ export type BundleMarker =
 export function bundleMarkers(bundle: string): Set<BundleMarker> {
   const has = new Set<BundleMarker>();
   if (/"--input-format <format>"|stream-json \(realtime streaming input\)/.test(bundle)) has.add("input-format-option");
+  // 1.0.45: `if($.type==="control_request"){if($.request.subtype==="interrupt")…`; 2.1.x: `H.request.subtype==="interrupt"`.
+  if (bundle.includes('request.subtype==="interrupt"')) has.add("interrupt-control-request");
   // ≤1.0.43: `getuid()===0)`; 1.0.44: `getuid()===0&&!process.env.IS_SANDBOX)`; 2.0.77: `…IS_SANDBOX!=="1"…`;
   // later native builds also call an `isRootOutsideDeliberateSandbox()` beside it.
   const rootChecks = before(bundle, "cannot be used with root/sudo", 300);
@@ -108,6 +111,7 @@ export function capabilitiesFrom(help: string, markers: ReadonlySet<BundleMarker
   const has = new Set<Capability>();
   if (flag("--input-format") && (marker("input-format-option") || bundleMarkers(help).has("input-format-option"))) has.add("stream-json-input");
   if (flag("--output-format") && help.includes("stream-json")) has.add("stream-json-output");
+  if (flag("--input-format") && marker("interrupt-control-request")) has.add("stream-json-interrupt");
   if (flag("--model")) has.add("model-flag");
   if (flag("--allowedTools") || flag("--allowed-tools")) has.add("allowed-tools-flag");
   if (flag("--resume")) has.add("resume");

@@ -6,6 +6,7 @@
 export const CAPABILITIES = [
   "stream-json-input", // `-p --input-format stream-json`: 1.0.21
   "stream-json-output", // `--output-format stream-json`: 0.2.126
+  "stream-json-interrupt", // a stream-json `control_request` interrupt on stdin: 1.0.45 (1.0.21–1.0.44 exit "Expected message type 'user'")
   "model-flag", // `--model`: 1.0.0
   "allowed-tools-flag", // `--allowedTools`: 0.2.126
   "resume", // `--resume <id>`: 0.2.126
@@ -40,6 +41,7 @@ export type Need = Capability | `hook:${string}` | `tool:${Tool}` | `flag:--${st
 const NEED_TEXT: Record<Capability, string> = {
   "stream-json-input": "`--input-format stream-json`",
   "stream-json-output": "`--output-format stream-json`",
+  "stream-json-interrupt": "a stream-json `control_request` interrupt",
   "model-flag": "`--model`",
   "allowed-tools-flag": "`--allowedTools`",
   resume: "`--resume`",

@@ -132,7 +132,8 @@ export default defineScenario({
       { version: "1.0.77", says: "reported", source: "#5705 (double Escape on a running Bash call)" },
     ],
   },
-  // Measured from 1.0.24 on; it stops a foreground call, so it needs no background task.
-  needs: ["stream-json-input", "resume"],
+  // Measured from 1.0.24 on; it stops a foreground call, so it needs no background task. how=interrupt writes the
+  // control request itself, which 1.0.21–1.0.44 refuse ("Expected message type 'user'"): unsupported there, not ERROR.
+  needs: (p) => ["stream-json-input", "resume", ...(p.how === "interrupt" ? (["stream-json-interrupt"] as const) : [])],
   timeoutMs: 300_000,
 });

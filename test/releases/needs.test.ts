@@ -37,6 +37,31 @@ describe("capabilitiesOf", () => {
   });
 });
 
+// thinking-changed-on-replay how=interrupt ended in ERROR on 1.0.21–1.0.44 ("Expected message type 'user', got
+// 'control_request'", atlas 2026-12-07): those releases read stream-json input but refuse the interrupt request.
+describe("the stream-json interrupt", () => {
+  const help = "  --input-format <format>  stream-json (realtime streaming input)";
+  it("is a capability only where the bundle handles the control request (1.0.45 on)", () => {
+    const v1044 = 'if(B.type!=="user")BEA(`Error: Expected message type \'user\', got \'${B.type}\'`)';
+    const v1045 = 'for await(let $ of A){if($.type==="control_request"){if($.request.subtype==="interrupt"){if(E)E.abort();';
+    expect(caps(help, v1044)).not.toContain("stream-json-interrupt");
+    expect(caps(help, v1045)).toContain("stream-json-interrupt");
+    // Without --input-format there is no stdin to send it on.
+    expect(caps("", v1045)).not.toContain("stream-json-interrupt");
+  });
+
+  it("is needed by an interrupt step, and by interrupt-mid-tool-resume's own control request", () => {
+    const thinking = findScenario("thinking-changed-on-replay")!;
+    expect(scenarioNeeds(thinking, thinking.params.parse({ how: "interrupt" }))).toContain("stream-json-interrupt");
+    expect(scenarioNeeds(thinking, thinking.params.parse({ how: "kill-resume" }))).not.toContain("stream-json-interrupt");
+    const stopped = findScenario("interrupt-mid-tool-resume")!;
+    expect(scenarioNeeds(stopped, stopped.params.parse({ how: "interrupt" }))).toContain("stream-json-interrupt");
+    expect(scenarioNeeds(stopped, stopped.params.parse({ how: "sigterm" }))).not.toContain("stream-json-interrupt");
+    expect(missingNeeds(["stream-json-interrupt"], { capabilities: ["stream-json-input"], hookEvents: [], tools: [], flags: [] })).toEqual(["stream-json-interrupt"]);
+    expect(describeNeed("stream-json-interrupt")).toBe("a stream-json `control_request` interrupt");
+  });
+});
+
 describe("toolsFrom", () => {
   it("finds Monitor by its description and ToolSearch by its name as the bundles declare them", () => {
     // 2.1.101's Monitor; 2.1.19's and 2.1.89's ToolSearch (the shapes quoted in releases/capabilities.ts).
