@@ -239,19 +239,28 @@ function stepNeeds(steps: readonly RawStep[]): Need[] {
   for (const step of steps) {
     if (step.kind === "start") needs.add("stream-json-input");
     if (step.kind === "interrupt") needs.add("stream-json-interrupt");
+    if (step.kind === "send" && "json" in step.message && severalBlocks(step.message.json)) needs.add("stream-json-input-blocks");
     if (step.kind === "print" && (step.output ?? "stream-json") === "stream-json") needs.add("stream-json-output");
   }
   return [...needs];
 }
 
-// The scenario's own needs, the needs of its steps for the driver (the scenario's first when absent), and the hook
-// events it answers: a release without the event cannot run those hooks.
+// A raw stream-json user message whose content is a list of more than one block (an image beside its text).
+function severalBlocks(json: Record<string, unknown>): boolean {
+  const message = json["message"];
+  return typeof message === "object" && message !== null && Array.isArray((message as { content?: unknown }).content) && (message as { content: unknown[] }).content.length > 1;
+}
+
+// The scenario's own needs, the needs of its steps for the driver (the scenario's first when absent), the hook
+// events it answers (a release without the event cannot run those hooks), and the flag its MCP servers go through.
 export function scenarioNeeds<P extends ParamsSchema>(scenario: Scenario<P>, params: z.output<P>, driver?: Driver): readonly Need[] {
   const declared = scenario.needs ?? [];
   const needs = typeof declared === "function" ? declared(params) : declared;
   const steps = scenario.steps(params, { driver: driver ?? scenarioDrivers(scenario)[0]! });
   const answered = (scenario.hooks(params)?.answers ?? []).map((rule): Need => `hook:${rule.event}`);
-  return [...new Set([...needs, ...stepNeeds(steps), ...answered])];
+  // Its MCP servers reach claude as `--mcp-config`, which 0.2.70 and 0.2.74 lack (an ERROR before they counted).
+  const mcp: Need[] = scenario.mcpServers(params).length > 0 ? ["flag:--mcp-config"] : [];
+  return [...new Set([...needs, ...stepNeeds(steps), ...answered, ...mcp])];
 }
 
 const knownShape = z.object({

@@ -67,6 +67,7 @@ const NEAR_SPAN = 4000;
 export type BundleMarker =
   | "input-format-option"
   | "interrupt-control-request"
+  | "single-content-block-input"
   | "root-sandbox-check"
   | "no-proxy"
   | "run-in-background"
@@ -85,6 +86,8 @@ export function bundleMarkers(bundle: string): Set<BundleMarker> {
   if (/"--input-format <format>"|stream-json \(realtime streaming input\)/.test(bundle)) has.add("input-format-option");
   // 1.0.45: `if($.type==="control_request"){if($.request.subtype==="interrupt")…`; 2.1.x: `H.request.subtype==="interrupt"`.
   if (bundle.includes('request.subtype==="interrupt"')) has.add("interrupt-control-request");
+  // ≤1.0.62: `if($.message.content.length!==1){process.stderr.write(\`Error: Expected message content to have exactly one item…`.
+  if (bundle.includes("Expected message content to have exactly one item")) has.add("single-content-block-input");
   // ≤1.0.43: `getuid()===0)`; 1.0.44: `getuid()===0&&!process.env.IS_SANDBOX)`; 2.0.77: `…IS_SANDBOX!=="1"…`;
   // later native builds also call an `isRootOutsideDeliberateSandbox()` beside it.
   const rootChecks = before(bundle, "cannot be used with root/sudo", 300);
@@ -112,6 +115,9 @@ export function capabilitiesFrom(help: string, markers: ReadonlySet<BundleMarker
   if (flag("--input-format") && (marker("input-format-option") || bundleMarkers(help).has("input-format-option"))) has.add("stream-json-input");
   if (flag("--output-format") && help.includes("stream-json")) has.add("stream-json-output");
   if (flag("--input-format") && marker("interrupt-control-request")) has.add("stream-json-interrupt");
+  // The only capability a marker takes away: every release with stream-json input takes several blocks but those
+  // whose input loop refuses them.
+  if (has.has("stream-json-input") && !marker("single-content-block-input")) has.add("stream-json-input-blocks");
   if (flag("--model")) has.add("model-flag");
   if (flag("--allowedTools") || flag("--allowed-tools")) has.add("allowed-tools-flag");
   if (flag("--resume")) has.add("resume");

@@ -6,6 +6,7 @@
 export const CAPABILITIES = [
   "stream-json-input", // `-p --input-format stream-json`: 1.0.21
   "stream-json-output", // `--output-format stream-json`: 0.2.126
+  "stream-json-input-blocks", // a stream-json user message of several content blocks: 1.0.63 (1.0.21–1.0.62 exit 1 "Expected message content to have exactly one item")
   "stream-json-interrupt", // a stream-json `control_request` interrupt on stdin: 1.0.45 (1.0.21–1.0.44 exit "Expected message type 'user'")
   "model-flag", // `--model`: 1.0.0
   "allowed-tools-flag", // `--allowedTools`: 0.2.126
@@ -42,6 +43,7 @@ const NEED_TEXT: Record<Capability, string> = {
   "stream-json-input": "`--input-format stream-json`",
   "stream-json-output": "`--output-format stream-json`",
   "stream-json-interrupt": "a stream-json `control_request` interrupt",
+  "stream-json-input-blocks": "a stream-json user message of several content blocks",
   "model-flag": "`--model`",
   "allowed-tools-flag": "`--allowedTools`",
   resume: "`--resume`",

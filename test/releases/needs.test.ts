@@ -18,7 +18,7 @@ describe("capabilitiesOf", () => {
     expect(flagsOf(help, 'new Option("--permission-mode <mode>", "Permission mode")')).toEqual(
       ["--allowed-tools", "--allowedTools", "--input-format", "--output-format", "--permission-mode"],
     );
-    expect(caps(help, "")).toEqual(["stream-json-input", "stream-json-output", "allowed-tools-flag"]);
+    expect(caps(help, "")).toEqual(["stream-json-input", "stream-json-output", "stream-json-input-blocks", "allowed-tools-flag"]);
   });
 
   it("finds the IS_SANDBOX escape in the root check only where the release has one (1.0.44 on)", () => {
@@ -48,6 +48,17 @@ describe("the stream-json interrupt", () => {
     expect(caps(help, v1045)).toContain("stream-json-interrupt");
     // Without --input-format there is no stdin to send it on.
     expect(caps("", v1045)).not.toContain("stream-json-interrupt");
+  });
+
+  // rejected-image-resent via=prompt ended in ERROR on 1.0.21–1.0.62 (atlas 2026-12-07): a pasted image is a second block.
+  it("takes several content blocks in one user message only where the input loop does not refuse them (1.0.63 on)", () => {
+    const v1062 = 'if($.message.content.length!==1){process.stderr.write(`Error: Expected message content to have exactly one item, got ${$.message.content.length}`)';
+    expect(caps(help, v1062)).toEqual(["stream-json-input"]);
+    expect(caps(help, "")).toEqual(["stream-json-input", "stream-json-input-blocks"]);
+    expect(caps("", "")).not.toContain("stream-json-input-blocks");
+    const image = findScenario("rejected-image-resent")!;
+    expect(scenarioNeeds(image, image.params.parse({ via: "prompt" }))).toContain("stream-json-input-blocks");
+    expect(scenarioNeeds(image, image.params.parse({ via: "read" }))).not.toContain("stream-json-input-blocks");
   });
 
   it("is needed by an interrupt step, and by interrupt-mid-tool-resume's own control request", () => {
@@ -151,5 +162,14 @@ describe("missingNeeds", () => {
     expect(scenarioNeeds(monitor, monitor.params.parse({}), "terminal")).not.toContain("stream-json-input");
     const orphaned = findScenario("resume-orphaned-background-task")!;
     expect(scenarioNeeds(orphaned, orphaned.params.parse({}), "sdk")).toContain("stream-json-input");
+  });
+
+  // mcp-tools-first-turn ended in ERROR on 0.2.70 and 0.2.74 ("the release has no --mcp-config flag", atlas 2026-12-07).
+  it("makes MCP servers need --mcp-config, only where the parameters give some", () => {
+    const mcp = findScenario("mcp-tools-first-turn")!;
+    expect(scenarioNeeds(mcp, mcp.params.parse({}))).toContain("flag:--mcp-config");
+    const cache = findScenario("print-resume-cache-reuse")!;
+    expect(scenarioNeeds(cache, cache.params.parse({ mcp: true }))).toContain("flag:--mcp-config");
+    expect(scenarioNeeds(cache, cache.params.parse({ mcp: false }))).not.toContain("flag:--mcp-config");
   });
 });
