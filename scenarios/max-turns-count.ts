@@ -55,7 +55,7 @@ export default defineScenario({
   },
   // ccrepro bisect max-turns-count --old 2.1.72 --new 2.1.112; ccrepro run max-turns-count --claude V --repeat 5 --param maxTurns=N
   known: [
-    { versions: "<=2.1.87", verdict: "RED", finding: "max-turns-not-flagged", note: "N requests, error_max_turns with is_error false and errors []; measured 1.0.128 (num_turns N), 2.1.72 (N = 1, 2, 5; num_turns N + 1), 2.1.87" },
+    { versions: "0.2.118 - 2.1.87", verdict: "RED", finding: "max-turns-not-flagged", note: "N requests, error_max_turns with is_error false and errors []; measured 1.0.128 (num_turns N), 2.1.72 (N = 1, 2, 5; num_turns N + 1), 2.1.87" },
     // ccrepro run max-turns-count --claude V --param maxTurns=5 --param compactAt=2 (--repeat 3 on 2.1.72)
     // The atlas (2026-12-07): every release, INCONCLUSIVE 0.2.70 - 1.0.64 (no summary asked for, or no result).
     { versions: "1.0.65 - 2.1.87", params: { maxTurns: 5, compactAt: 2 }, verdict: "RED", finding: "max-turns-not-flagged", note: "claude compacts after call 2 (one summary request), then the loop goes on from the summary and stops at 5 loop calls: no overrun; error_max_turns, is_error false, num_turns 6 (2.1.72, 4 runs)" },

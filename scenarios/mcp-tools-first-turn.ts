@@ -41,7 +41,7 @@ export default defineScenario({
   // ccrepro bisect mcp-tools-first-turn --old 2.1.119 --new 2.1.150, --old 2.1.150 --new 2.1.332, and with
   // --param delayMs=16000 --old 2.1.0 --new 2.1.110; then run … --repeat 5 on both sides of each boundary (5 of 5 alike).
   known: [
-    { versions: "<=2.1.141", verdict: "GREEN", note: "waits for a 3 s server: 1.0.128, 2.0.77, 2.1.110, 2.1.112 (cli.js), 2.1.113 (native), 2.1.119, 2.1.137, 2.1.140, 2.1.141 (5 runs 2026-12-02, 3 more 2026-12-06)" },
+    { versions: "0.2.118 - 2.1.141", verdict: "GREEN", note: "waits for a 3 s server: 1.0.128, 2.0.77, 2.1.110, 2.1.112 (cli.js), 2.1.113 (native), 2.1.119, 2.1.137, 2.1.140, 2.1.141 (5 runs 2026-12-02, 3 more 2026-12-06)" },
     { versions: ">=2.1.142 <=2.1.220", verdict: "RED", finding: "mcp-tools-missing-first-turn", note: "first request ~1.5–2 s after the server started, init status pending: 2.1.142 (5 runs 2026-12-02, 3 more 2026-12-06), 2.1.143, 2.1.144 (3 runs, the release the record names), 2.1.150, 2.1.199, 2.1.219, 2.1.220 (5 runs); GREEN with delayMs 0 (2.1.142, 2.1.220)" },
     { versions: ">=2.1.221", verdict: "GREEN", note: "waits for the server again: 2.1.221 (5 runs), 2.1.224, 2.1.229, 2.1.240, 2.1.332 (names the tool for ToolSearch)" },
     { versions: "0.2.118 - 2.1.88", params: { delayMs: 16000 }, verdict: "GREEN", note: "waits 16 s for the server (the atlas, 2026-12-07, every release from 0.2.118): 1.0.128, 2.0.77, 2.1.0, 2.1.52, 2.1.79, 2.1.86, 2.1.87, 2.1.88 (5 runs)" },

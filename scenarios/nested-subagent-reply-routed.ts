@@ -56,8 +56,8 @@ export default defineScenario({
   },
   // ccrepro bisect nested-subagent-reply-routed --old 2.1.250 --new 2.1.332 --repeat 2; run … --repeat 10 on 2.1.302, 2.1.303, 2.1.304.
   known: [
-    { versions: "2.1.20 - 2.1.185", verdict: "INCONCLUSIVE", note: "no request of the child carries the parent's SendMessage follow-up (the atlas, 2026-12-07, --until-red 9; 2.1.185 3 of 3; 2.1.198 and 2.1.269–2.1.278 too)" },
-    { versions: ">=2.1.186 <=2.1.303", verdict: "RED", note: "flaky: nested-child-task-lost or nested-reply-lost in most runs up to 2.1.292, about a third by 2.1.303 (the atlas with --until-red 9: a RED run on every release measured from 2.1.186, 2 of 3 on 2.1.186) — 2.1.240 (1 of 1), 2.1.243 (3 of 4), 2.1.245 (5 of 6), 2.1.247 (5 of 5 on 2026-12-02; 1 of 4, nested-reply-lost, on 2026-12-06), 2.1.250, 2.1.292 (2 of 2), 2.1.302 (5 of 10), 2.1.303 (5 of 15: nested-reply-lost)" },
+    { versions: "2.1.20 - 2.1.185 || 2.1.198 || 2.1.269 - 2.1.278", verdict: "INCONCLUSIVE", note: "no request of the child carries the parent's SendMessage follow-up (the atlas, 2026-12-07, --until-red 9; 2.1.185 3 of 3; 2.1.198 and 2.1.269–2.1.278 too)" },
+    { versions: "2.1.186 - 2.1.197 || 2.1.199 - 2.1.268 || 2.1.280 - 2.1.303", verdict: "RED", note: "flaky: nested-child-task-lost or nested-reply-lost in most runs up to 2.1.292, about a third by 2.1.303 (the atlas with --until-red 9: a RED run on every release measured from 2.1.186, 2 of 3 on 2.1.186) — 2.1.240 (1 of 1), 2.1.243 (3 of 4), 2.1.245 (5 of 6), 2.1.247 (5 of 5 on 2026-12-02; 1 of 4, nested-reply-lost, on 2026-12-06), 2.1.250, 2.1.292 (2 of 2), 2.1.302 (5 of 10), 2.1.303 (5 of 15: nested-reply-lost)" },
     { versions: ">=2.1.304", verdict: "GREEN", note: "the answer reaches the busy parent: 2.1.304 (15 of 15), 2.1.305, 2.1.307, 2.1.312 (2 each), 2.1.332 (6 of 6)" },
   ],
   publicRecord: {

@@ -60,11 +60,12 @@ export default defineScenario({
   },
   // ccrepro bisect stop-hook-loop --old 2.1.112 --new 2.1.211 --finding stop-loop-uncapped; … --old 2.1.233 --new 2.1.281
   known: [
-    { versions: "<=2.1.142", params: { event: "Stop", hook: "block" }, verdict: "RED", finding: "stop-loop-uncapped", note: "no cap: 12 blocks and counting when the run stops watching (2.1.76, 2.1.112, 2.1.142)" },
+    { versions: "1.0.67 - 2.1.142", params: { event: "Stop", hook: "block" }, verdict: "RED", finding: "stop-loop-uncapped", note: "no cap: 12 blocks and counting when the run stops watching (2.1.76, 2.1.112, 2.1.142)" },
     { versions: ">=2.1.143 <2.1.281", params: { event: "Stop", hook: "block" }, verdict: "RED", finding: "stop-cap-unreported", note: "ended after 9 blocks (8 continuations), result success, no stop-hook-block-cap notification (2.1.143, 2.1.211, 2.1.233, 2.1.280)" },
     { versions: ">=2.1.281", params: { event: "Stop", hook: "block" }, verdict: "GREEN", note: "9 blocks, then system/notification stop-hook-block-cap and an informational warning naming CLAUDE_CODE_STOP_HOOK_BLOCK_CAP (2.1.281, 2.1.332)" },
-    { versions: "2.1.332", params: { event: "Stop", hook: "silent" }, verdict: "GREEN", note: "one call, the turn ends" },
-    { versions: "2.1.142", params: { event: "Stop", hook: "silent" }, verdict: "GREEN", note: "one call, the turn ends, no continuation: #43906's trigger (a hook exiting 0 with no output) does not loop on this pre-cap release either (1 run, 2026-12-06)" },
+    { versions: "1.0.53 - 1.0.66", params: { event: "Stop", hook: "block" }, verdict: "INCONCLUSIVE", note: "the Stop hook never ran (the atlas, 2026-12-07: 1.0.53, 1.0.54, 1.0.56, 1.0.64, 1.0.66)" },
+    { versions: ">=1.0.67", params: { event: "Stop", hook: "silent" }, verdict: "GREEN", note: "one call, the turn ends, no continuation: #43906's trigger (a hook exiting 0 with no output) does not loop, before the cap (2.1.142, 2026-12-06) or after it (2.1.332; the atlas, 2026-12-07, every release from 1.0.67, 70 measured)" },
+    { versions: "1.0.53 - 1.0.66", params: { event: "Stop", hook: "silent" }, verdict: "INCONCLUSIVE", note: "the Stop hook never ran (the atlas, 2026-12-07: 8 releases measured)" },
     { versions: "2.1.332", params: { event: "SubagentStop", hook: "block" }, verdict: "RED", finding: "stop-cap-unreported", note: "the subagent's loop ends after 9 blocks too, with no notification on the session's stdout" },
   ],
   publicRecord: {
