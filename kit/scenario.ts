@@ -232,11 +232,14 @@ export interface Scenario<P extends ParamsSchema = ParamsSchema, F extends strin
 const DEFAULT_TIMEOUT_MS = 180_000;
 
 // What the steps themselves take from a release: a started session is driven over `--input-format stream-json` (the
-// headless driver's flags, and the Agent SDK's) and interrupted by a control request on it, a print step reads `--output-format stream-json` unless it asks for
-// text or json. A terminal run's steps start no such session.
+// headless driver's flags, and the Agent SDK's) and interrupted by a control request on it, a print step reads
+// `--output-format stream-json` unless it asks for text or json, and every option a step passes in its `args` must be
+// one the release has (compact-resume's UI passes `--session-id`, which 1.0.21–1.0.51 refuse: "unknown option").
+// A terminal run's steps start no stream-json session.
 function stepNeeds(steps: readonly RawStep[]): Need[] {
   const needs = new Set<Need>();
   for (const step of steps) {
+    for (const arg of "extraArgs" in step && Array.isArray(step.extraArgs) ? step.extraArgs : []) if (typeof arg === "string" && isNeed(`flag:${arg}`)) needs.add(`flag:${arg}` as Need);
     if (step.kind === "start") needs.add("stream-json-input");
     if (step.kind === "interrupt") needs.add("stream-json-interrupt");
     if (step.kind === "send" && "json" in step.message && severalBlocks(step.message.json)) needs.add("stream-json-input-blocks");

@@ -164,6 +164,17 @@ describe("missingNeeds", () => {
     expect(scenarioNeeds(orphaned, orphaned.params.parse({}), "sdk")).toContain("stream-json-input");
   });
 
+  // compact-resume in the UI ended in ERROR on 1.0.21–1.0.51 ("unknown option '--session-id'", atlas 2026-12-07).
+  it("makes every option a step passes in its args a need, values left out", () => {
+    const compact = findScenario("compact-resume")!;
+    expect(scenarioNeeds(compact, compact.params.parse({}), "terminal")).toEqual(expect.arrayContaining(["flag:--session-id", "flag:--resume"]));
+    expect(scenarioNeeds(compact, compact.params.parse({}), "headless")).not.toContain("flag:--session-id");
+    const fallback = findScenario("model-fallback-on-overload")!;
+    const needs = scenarioNeeds(fallback, fallback.params.parse({}));
+    expect(needs).toEqual(expect.arrayContaining(["flag:--model", "flag:--fallback-model"]));
+    expect(needs.filter((n) => n.startsWith("flag:") && !n.startsWith("flag:--"))).toEqual([]);
+  });
+
   // mcp-tools-first-turn ended in ERROR on 0.2.70 and 0.2.74 ("the release has no --mcp-config flag", atlas 2026-12-07).
   it("makes MCP servers need --mcp-config, only where the parameters give some", () => {
     const mcp = findScenario("mcp-tools-first-turn")!;
