@@ -128,13 +128,18 @@ export function withExtraReleases(index: ReleaseIndex, raw: unknown, source: Ext
     return carried && semver.valid(carried) && manifest?.optionalDependencies?.[source.package] ? carried : null;
   };
   const releases = new Map(index.releases);
-  // Only what the main package has not published yet ("so far"): a platform package also holds placeholders (a
-  // 0.0.0 of 2026-09) and the SDK older builds, which are no releases of their own.
-  const newest = index.versions.at(-1);
+  // Only what was the newest release when it was published: a platform package also holds placeholders (a 0.0.0 of
+  // 2026-09) and the SDK older builds, which are no releases of their own. A release the main package never listed
+  // stays one after it moves on (2.1.333–2.1.336 were published only in the platform package, then the main package
+  // went from 2.1.332 to 2.1.337), so it is judged against the main package as it stood then; without a publication
+  // time, against the main package's newest now.
+  const mainAt = (when: Date | null) =>
+    index.versions.filter((v) => when === null || (index.releases.get(v)?.publishedAt ?? when) <= when).at(-1);
   for (const [version, manifest] of Object.entries(versions)) {
     const claude = claudeOf(version);
-    if (claude === null || releases.has(claude) || (newest !== undefined && !semver.gt(claude, newest))) continue;
     const stamp = time?.[version];
+    const newest = mainAt(stamp ? new Date(stamp) : null);
+    if (claude === null || releases.has(claude) || (newest !== undefined && !semver.gt(claude, newest))) continue;
     releases.set(claude, {
       version: claude,
       publishedAt: stamp ? new Date(stamp) : null,

@@ -67,6 +67,19 @@ describe("the release list beyond the main package", () => {
     expect(nativePackageOf(index.releases.get("2.1.334")!, "linux-x64")).toEqual({ spec: `${SDK_PLATFORM}@0.3.334`, listed: true });
   });
 
+  // 2026-12-07: the main package went from 2.1.332 to 2.1.337, and 2.1.333–2.1.336 stayed in the platform package alone;
+  // the list lost them, and the atlas, which had measured them, could no longer install them.
+  it("keeps a platform-only release once the main package has moved past it, but not an older build", () => {
+    const moved: Packument = { ...main, "dist-tags": { latest: "2.1.337" }, versions: { ...main.versions, "2.1.337": native("2.1.337") }, time: { ...main.time, "2.1.337": "2026-12-05T00:00:00Z" } };
+    const later = { ...platformPackument, versions: { ...platformPackument.versions, "2.1.336": { dist: { integrity: "sha512-p336" } } }, time: { ...platformPackument.time, "2.1.336": "2026-12-04T00:00:00Z", "2.1.100": "2026-11-29T00:00:00Z" } };
+    const index = withExtraReleases(parseReleaseIndex(moved), later, { kind: "platform-package", package: PLATFORM });
+    expect(index.versions).toEqual(["2.1.112", "2.1.331", "2.1.332", "2.1.333", "2.1.336", "2.1.337"]);
+    expect(index.releases.get("2.1.336")).toMatchObject({ origin: { kind: "platform-package", package: PLATFORM }, integrity: "sha512-p336" });
+    // Published when the main package's newest was 2.1.332: an older build, not a release.
+    expect(index.releases.has("2.1.100")).toBe(false);
+    expect(resolveVersionWord(index, "latest")).toEqual(["2.1.337"]);
+  });
+
   it("ignores a document of another shape: the main package's list stands", () => {
     const index = parseReleaseIndex(main);
     expect(withExtraReleases(index, { error: "not found" }, { kind: "platform-package", package: PLATFORM }).versions).toEqual(index.versions);
