@@ -58,14 +58,19 @@ export default defineScenario({
   // Measured 2026-12-01: node bin/ccrepro.mjs bisect api-retry-after --param retryAfter=61 --old 2.1.90 --new 2.1.112,
   // then run … --claude 2.1.92|2.1.94 --param retryAfter=61 --repeat 5 (docs/scenarios/api-retry-after.md).
   known: [
-    { versions: "<=2.1.92", params: { retryAfter: 61 }, verdict: "GREEN", note: "retry-after: 61 waited (~61 s), then the turn succeeds (1.0.128, 2.1.90, 2.1.92 5/5)" },
+    { versions: "2.1.8 - 2.1.92", params: { retryAfter: 61 }, verdict: "GREEN", note: "retry-after: 61 waited (~61 s), then the turn succeeds (2.1.90, 2.1.92 5/5; the atlas, 2026-12-07, every release from 2.1.8, 15 measured; 2.1.8 re-run 3 of 3)" },
+    { versions: "0.2.70 - 1.0.5 || 1.0.9 - 2.1.7", params: { retryAfter: 61 }, verdict: "RED", finding: "retry-after-not-honoured", note: "as with retry-after: 2, the retry comes within ~0.1 s (the atlas, 2026-12-07: 38 releases measured; 1.0.5, 1.0.9, 1.0.128 and 2.1.7 re-run 3 of 3). This table said GREEN to 2.1.92 from 2026-12-01, naming 1.0.128, which had been seen waiting in another scenario, not run here" },
+    { versions: "1.0.8", params: { retryAfter: 61 }, verdict: "RED", finding: "retryable-error-not-retried", note: "gives up after the one 429, exit 1 (the atlas, 2026-12-07; 3 of 3)" },
     { versions: ">=2.1.94", params: { retryAfter: 61 }, verdict: "RED", finding: "retryable-error-not-retried", note: "one 429, no retry, exit 1 within ~1 s (2.1.94 5/5, 2.1.96, 2.1.101, 2.1.112, 2.1.272 3/3 on 2026-12-06, 2.1.332)" },
-    { versions: "2.1.272", params: { retryAfter: 60 }, verdict: "GREEN", note: "retry-after: 60 waited, then the turn succeeds, as #81330 says (2.1.272, one run, 2026-12-06)" },
+    { versions: ">=2.1.8", params: { retryAfter: 60 }, verdict: "GREEN", note: "retry-after: 60 waited, then the turn succeeds, as #81330 says (2.1.272, one run, 2026-12-06; the atlas, 2026-12-07, every release from 2.1.8, 53 measured, 2.1.94 and later too; 2.1.8 re-run 3 of 3)" },
+    { versions: "0.2.70 - 1.0.5 || 1.0.9 - 2.1.7", params: { retryAfter: 60 }, verdict: "RED", finding: "retry-after-not-honoured", note: "the retry comes within ~0.1 s, as with any retry-after (the atlas, 2026-12-07: 38 releases measured; 1.0.5, 1.0.9 and 2.1.7 re-run 3 of 3)" },
+    { versions: "1.0.8", params: { retryAfter: 60 }, verdict: "RED", finding: "retryable-error-not-retried", note: "gives up after the one 429, exit 1 (the atlas, 2026-12-07; 3 of 3)" },
     { versions: "0.2.70 - 1.0.5 || 1.0.9 - 2.1.7", verdict: "RED", finding: "retry-after-not-honoured", note: "retry-after: 2 not waited, the retry within ~0.1 s (the atlas, 2026-12-07, every release sampled in the range; 1.0.5, 1.0.9 and 2.1.7 re-run 3 of 3)" },
     { versions: "1.0.8", verdict: "RED", finding: "retryable-error-not-retried", note: "gives up after the one 429, exit 1 (3 of 3, 2026-12-07)" },
     { versions: ">=2.1.8 <2.1.332", verdict: "GREEN", note: "retry-after: 2 waited (the atlas, 2026-12-07; 2.1.8 re-run 3 of 3)" },
     { versions: ">=2.1.332", verdict: "GREEN", note: "retry-after: 2 waited (one api_retry line, retry_delay_ms ≈ 2300)" },
-    { versions: ">=2.1.332", params: { status: "529", times: 2 }, verdict: "GREEN", note: "two 529s retried with backoff, then success" },
+    { versions: "0.2.70 - 1.0.5 || >=1.0.9", params: { status: "529", times: 2 }, verdict: "GREEN", note: "two 529s retried with backoff, then success (2.1.332; the atlas, 2026-12-07, every release from 0.2.70, 86 measured; 1.0.5 and 1.0.9 re-run 3 of 3)" },
+    { versions: "1.0.8", params: { status: "529", times: 2 }, verdict: "RED", finding: "retryable-error-not-retried", note: "gives up after the first 529, exit 1, as after a 429 (the atlas, 2026-12-07; 3 of 3)" },
   ],
   publicRecord: {
     role: "reproduction",

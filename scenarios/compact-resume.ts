@@ -92,6 +92,25 @@ export default defineScenario({
       verdict: "GREEN",
       note: "#14462's trigger in the UI (prompt, /compact, Ctrl-C twice, a second UI `--resume <id>`): the resumed request starts from the summary (3 messages; 1 on 2.1.332); 2.0.72 3 of 3 runs, the others 1 each (2026-12-06)",
     },
+    {
+      versions: "1.0.53 - 1.0.108 || 1.0.128 - 2.1.152 || >=2.1.269",
+      driver: "terminal",
+      verdict: "GREEN",
+      note: "the resumed UI's request starts from the summary (the atlas, 2026-12-07, every release from 1.0.53 run alone at --jobs 1: 60 measured; 1.0.108 and 1.0.128 re-run 3 of 3). UNSUPPORTED before 1.0.53, which has no --session-id for the first UI",
+    },
+    {
+      versions: "1.0.109 - 1.0.127",
+      driver: "terminal",
+      verdict: "RED",
+      finding: "compaction-lost",
+      note: "the resumed UI sends the history the compaction replaced, not the summary (the atlas, 2026-12-07: 1.0.109, 1.0.113, 1.0.124, 1.0.127; 1.0.109 and 1.0.127 re-run 3 of 3); headless runs of 1.0.22–1.0.127 are INCONCLUSIVE, so only the UI shows it",
+    },
+    {
+      versions: "2.1.153 - 2.1.268",
+      driver: "terminal",
+      verdict: "INCONCLUSIVE",
+      note: "the UI's /compact leaves no summary in session 1's transcript (\"Not enough messages to compact.\"), as headless (the atlas, 2026-12-07: 20 releases measured)",
+    },
   ],
   publicRecord: {
     role: "guard",

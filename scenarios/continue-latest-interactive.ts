@@ -89,9 +89,9 @@ export default defineScenario({
   // --claude V --repeat 5` for V in 2.1.89 and 2.1.90; the others one run each, 4 on 2.1.332 each way (2026-12-02).
   known: [
     {
-      versions: ">=0.2.114 <=2.0.15 || >=2.0.28 <=2.1.89",
+      versions: ">=0.2.109 <=2.0.15 || >=2.0.28 <=2.1.89",
       verdict: "GREEN",
-      note: "the UI continues the second -p session, the typed prompt lands in its transcript: the atlas (2026-12-07) measured every release; 1.0.8, 2.0.15 and 2.0.28 re-run 3 of 3, 2.1.89 5 of 5 (2.1.80 – 2.1.88 in the bisect); 0.2.118, 1.0.4 and 1.0.5 once more, with the config seeded where those releases read it. 0.2.90–0.2.109 are not run (a missing npm dependency)",
+      note: "the UI continues the second -p session, the typed prompt lands in its transcript: the atlas (2026-12-07) measured every release; 1.0.8, 2.0.15 and 2.0.28 re-run 3 of 3, 2.1.89 5 of 5 (2.1.80 – 2.1.88 in the bisect); 0.2.118, 1.0.4 and 1.0.5 once more, with the config seeded where those releases read it. 0.2.109 GREEN in chunk 9, with its npm dependency installed (0.2.96–0.2.100 INCONCLUSIVE, 0.2.90 UNSUPPORTED)",
     },
     {
       versions: ">=2.0.19 <=2.0.27",
@@ -106,10 +106,10 @@ export default defineScenario({
       note: "bisected (first RED 2.1.90; 2.1.90 5 of 5; 2.1.278, #82536's release, 3 of 3 by 2026-12-06): the UI exits 1 before its prompt, no request; `-p --continue` was fixed in 2.1.101, the UI's never was",
     },
     {
-      versions: ">=0.2.114",
+      versions: ">=0.2.109",
       params: { earlier: "terminal" },
       verdict: "GREEN",
-      note: "measured (2.1.332 4 of 4; 2.1.89, 2.1.90, 2.1.113, 2.1.278; the atlas, 2026-12-07, on every release from 0.2.114, 21 random assumed ones agreeing): after two interactive sessions the UI continues the second, in its transcript, with its turn in the request",
+      note: "measured (2.1.332 4 of 4; 2.1.89, 2.1.90, 2.1.113, 2.1.278; the atlas, 2026-12-07, on every release from 0.2.114, 21 random assumed ones agreeing, and 0.2.109 in chunk 9): after two interactive sessions the UI continues the second, in its transcript, with its turn in the request",
     },
   ],
   publicRecord: {

@@ -49,6 +49,15 @@ const IN_UI: Record<How, string> = {
   "prompt-block": "the blocked prompt comes back into the input, never into a request",
 };
 
+// Where each decision holds in the UI, as the atlas measured it on every release (2026-12-07).
+const UI_GREEN: Record<How, string> = {
+  exit2: "1.0.67 - 1.0.77 || 1.0.80 - 1.0.83 || 1.0.85 - 2.1.68 || >=2.1.70",
+  deny: "1.0.67 - 2.0.15 || >=2.0.30",
+  ask: ">=1.0.67",
+  "prompt-exit2": ">=1.0.67",
+  "prompt-block": ">=1.0.67",
+};
+
 export default defineScenario({
   name: "hook-decision-enforced",
   summary: "Guard: a PreToolUse deny or ask keeps a Bash write from running, and a UserPromptSubmit block keeps the prompt from the model (the reported exit 2 that does not hold is not reproduced).",
@@ -122,13 +131,12 @@ export default defineScenario({
     { versions: "1.0.67 - 2.1.104 || >=2.1.110", params: { how: "prompt-exit2" }, verdict: "GREEN", note: "the blocked prompt is in no request body (2.1.47 sends one request without it; later releases none; the atlas, 2026-12-07, on every release from 1.0.67)" },
     { versions: "2.1.105 - 2.1.109", params: { how: "prompt-exit2" }, verdict: "RED", finding: "blocked-prompt-sent", note: "the main loop never gets the blocked prompt, but the session-title request (haiku, \"Generate a concise, sentence-case title\") carries it (the atlas, 2026-12-07; 2.1.104, 2.1.105, 2.1.109 and 2.1.110 re-run 3 of 3)" },
     { versions: ">=1.0.67", params: { how: "prompt-block" }, verdict: "GREEN", note: "as prompt-exit2 (2.1.47 and the releases named there; the atlas, 2026-12-07, on every release from 1.0.67, INCONCLUSIVE 1.0.53 - 1.0.66)" },
-    // ccrepro run hook-decision-enforced --param ui=terminal --param how=H, for every H, on each release named; exit2
-    // on every release by the atlas (2026-12-07), where the hook never ran on three releases besides 1.0.53 - 1.0.66.
-    ...Object.entries(IN_UI).map(([how, note]) =>
-      how === "exit2"
-        ? { versions: "1.0.67 - 1.0.77 || 1.0.80 - 1.0.83 || 1.0.85 - 2.1.68 || >=2.1.70", params: { how, ui: "terminal" }, verdict: "GREEN" as const, note: `${note} (the atlas, every release from 1.0.67; 2.1.47, 2.1.84, 2.1.85, 2.1.112, 2.1.217, 2.1.281, 2.1.332)` }
-        : { versions: ">=2.1.47", params: { how, ui: "terminal" }, verdict: "GREEN" as const, note: `${note} (2.1.47, 2.1.84, 2.1.85, 2.1.112, 2.1.217, 2.1.281, 2.1.332)` },
-    ),
+    // ccrepro run hook-decision-enforced --param ui=terminal --param how=H, for every H, on each release named; then the
+    // atlas (2026-12-07) of each H in the UI on every release: the hook never runs on 1.0.53 - 1.0.66, on three more
+    // releases for exit2.
+    ...Object.entries(IN_UI).map(([how, note]) => ({ versions: UI_GREEN[how as How], params: { how, ui: "terminal" }, verdict: "GREEN" as const, note: `${note} (2.1.47, 2.1.84, 2.1.85, 2.1.112, 2.1.217, 2.1.281, 2.1.332; the atlas, every release from 1.0.67)` })),
+    { versions: "2.0.19 - 2.0.29", params: { how: "deny", ui: "terminal" }, verdict: "RED", finding: "denial-not-shown", note: "as under -p: the write is refused, but the model is told \"Hook requested permission behavior: deny\", not the hook's reason (the atlas, 2026-12-07; 2.0.15, 2.0.19, 2.0.29 and 2.0.30 re-run 3 of 3)" },
     { versions: "1.0.53 - 1.0.66 || 1.0.79 || 1.0.84 || 2.1.69", params: { how: "exit2", ui: "terminal" }, verdict: "INCONCLUSIVE", note: "the PreToolUse hook never ran (the atlas, 2026-12-07)" },
+    ...(["deny", "ask", "prompt-exit2", "prompt-block"] as const).map((how) => ({ versions: "1.0.53 - 1.0.66", params: { how, ui: "terminal" }, verdict: "INCONCLUSIVE" as const, note: `the ${how.startsWith("prompt") ? "UserPromptSubmit" : "PreToolUse"} hook never ran (the atlas, 2026-12-07)` })),
   ],
 });

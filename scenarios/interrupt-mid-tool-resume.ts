@@ -101,10 +101,35 @@ export default defineScenario({
       note: "keeps the tool_use, answered by a synthetic \"[Tool call interrupted: the session ended before this call's result was recorded …]\" tool_result (measured on 2.1.281 and 2.1.332; where in 2.1.235–2.1.280 it changed is not measured)",
     },
     {
+      versions: "1.0.22 - 1.0.27",
+      params: { how: "sigterm" },
+      verdict: "RED",
+      finding: "request-rejected-by-api",
+      note: "as after SIGKILL: the resumed request keeps the tool_use with no tool_result after it, and the API refuses it (the atlas, 2026-12-07: 1.0.22, 1.0.25, 1.0.27)",
+    },
+    {
+      versions: "1.0.30 - 2.1.68 || 2.1.70 - 2.1.233",
+      params: { how: "sigterm" },
+      verdict: "GREEN",
+      note: "the resumed request conforms (the atlas, 2026-12-07: 79 releases measured from 1.0.30, boundary 1.0.27 → 1.0.30)",
+    },
+    {
+      versions: "2.1.69",
+      params: { how: "sigterm" },
+      verdict: "INCONCLUSIVE",
+      note: "session s1 never printed a tool_use: no tool call was running to stop (the atlas, 2026-12-07)",
+    },
+    {
       versions: ">=2.1.234",
       params: { how: "sigterm" },
       verdict: "GREEN",
       note: "keeps the call: 2.1.234 with \"The user doesn't want to proceed with this tool use…\" and \"[Request interrupted by user for tool use]\", 2.1.332 with the killed command's \"Exit code 137\" (measured on 2.1.234, 2.1.332)",
+    },
+    {
+      versions: "1.0.45 - 2.1.233",
+      params: { how: "interrupt" },
+      verdict: "GREEN",
+      note: "the resumed request conforms (the atlas, 2026-12-07: every release from 1.0.45, 74 measured; 1.0.21 - 1.0.44 end the session on the control request, so UNSUPPORTED)",
     },
     {
       versions: ">=2.1.234",
@@ -113,14 +138,21 @@ export default defineScenario({
       note: "the CLI answers the control request with control_response success ({\"still_queued\":[]}) and keeps the call with \"The user doesn't want to proceed with this tool use…\" (measured on 2.1.234, 2.1.332)",
     },
     ...([
-      ["cut-mid-tool-use", ">=1.0.128", "1.0.128, 2.0.50, 2.1.150, 2.1.234, 2.1.332"],
-      ["error-event", ">=1.0.128", "1.0.128, 2.0.50, 2.1.150, 2.1.234, 2.1.332"],
-      ["overloaded-then-ok", ">=2.1.150", "2.1.150, 2.1.234, 2.1.332"],
+      ["cut-mid-tool-use", ">=1.0.30", "1.0.128, 2.0.50, 2.1.150, 2.1.234, 2.1.332; the atlas, 2026-12-07, every release from 1.0.30, 78 measured"],
+      ["error-event", ">=1.0.30", "1.0.128, 2.0.50, 2.1.150, 2.1.234, 2.1.332; the atlas, 2026-12-07, every release from 1.0.30, 77 measured"],
+      ["overloaded-then-ok", ">=1.0.30", "2.1.150, 2.1.234, 2.1.332; the atlas, 2026-12-07, every release from 1.0.30, 76 measured"],
     ] as const).map(([fault, versions, measured]) => ({
       versions,
       params: { how: "sigkill", fault },
       verdict: "GREEN" as const,
       note: `claude retries the faulted step with the same one-message history, which conforms; no release found whose next request the API would reject (measured on ${measured}; the call erased before 2.1.332, kept on it)`,
+    })),
+    ...(["cut-mid-tool-use", "error-event", "overloaded-then-ok"] as const).map((fault) => ({
+      versions: "1.0.22 - 1.0.27",
+      params: { how: "sigkill", fault },
+      verdict: "RED" as const,
+      finding: "request-rejected-by-api" as const,
+      note: "as without the fault: the resumed request keeps the tool_use with no tool_result, and the API refuses it (the atlas, 2026-12-07: 1.0.22, 1.0.25, 1.0.27; boundary 1.0.27 → 1.0.30)",
     })),
   ],
   publicRecord: {

@@ -116,7 +116,9 @@ export default defineScenario({
     },
     { versions: "2.1.94 || 2.1.97 || 2.1.110", verdict: "GREEN", note: "2.1.94 (3 of 3 runs) is the first release that keeps the skills reminder in the first message on resume: each resume reads all the previous turn wrote (2.1.97, 2.1.110 bisected, 2 of 2)" },
     { versions: ">=2.1.150", verdict: "GREEN", note: "history re-sent byte for byte; each resume reads all the previous turn wrote (measured on 2.1.150, 2.1.281, 2.1.332)" },
-    { versions: "2.1.332", params: { mcp: true }, verdict: "GREEN", note: "with an MCP server too (1 run)" },
+    { versions: "2.0.19 - 2.1.62 || >=2.1.94", params: { mcp: true }, verdict: "GREEN", note: "with an MCP server too (2.1.332; the atlas, 2026-12-07, 59 releases measured; each side of its edges re-run 3 of 3)" },
+    { versions: "0.2.118 - 2.0.15 || 2.1.69 - 2.1.88 || 2.1.91 - 2.1.92", params: { mcp: true }, verdict: "RED", finding: NEVER_GROWS, note: "and the resumes read less than readable; with the server the reads never grow from 0.2.118 on, where without it they begin to on 1.0.8 (the atlas, 2026-12-07: 27 releases measured; 1.0.5, 2.0.15, 2.1.69 and 2.1.92 re-run 3 of 3)" },
+    { versions: "2.1.63 - 2.1.68", params: { mcp: true }, verdict: "RED", finding: FINDING, note: "as without the server (the atlas, 2026-12-07: 2.1.63, 2.1.67, 2.1.68; 2.1.63 and 2.1.68 re-run 3 of 3)" },
   ],
   publicRecord: {
     role: "reproduction",

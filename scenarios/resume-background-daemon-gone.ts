@@ -127,7 +127,8 @@ export default defineScenario({
   known: [
     { versions: "2.1.152 || 2.1.177", verdict: "GREEN", note: "the UI's id resumes (exit 0); the background session's id has no transcript (\"No conversation found\", not this class)" },
     { versions: "2.1.223 || 2.1.235 || 2.1.281 || 2.1.332", verdict: "GREEN", note: "both the UI's id and the background session's id resume and are answered once the agent is stopped and the daemon exited" },
-    { versions: "2.1.332", params: { end: "none" }, verdict: "GREEN", note: "control: while the agent still runs, --resume of the background session's id exits 1 with no request (finding, not red); again 2026-12-06 (1 run)" },
+    { versions: "2.1.119 - 2.1.120 || 2.1.139 - 2.1.176 || >=2.1.178", params: { end: "none" }, verdict: "GREEN", note: "control: while the agent still runs, --resume of the background session's id exits 1 with no request (finding, not red); 2.1.332 again 2026-12-06 (1 run); the atlas, 2026-12-07, every release from 2.1.139 and 2.1.119–2.1.120, 33 measured" },
+    { versions: "2.1.121 - 2.1.138", params: { end: "none" }, verdict: "INCONCLUSIVE", note: "no resume ran on a conversation on disk: no background session was listed, the daemon did not exit, or nothing was written (the atlas, 2026-12-07: 2.1.121, 2.1.123, 2.1.129, 2.1.136, 2.1.138)" },
     {
       versions: "2.1.177",
       params: { end: "none" },

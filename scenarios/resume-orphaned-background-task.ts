@@ -67,11 +67,17 @@ export default defineScenario({
   },
   known: [
     {
-      versions: ">=2.1.234",
+      versions: ">=2.1.186",
       driver: "sdk",
       verdict: "RED",
       finding: "prompt-settled-by-extra-result",
-      note: "open: through Agent SDK 0.3.197 with the graceful close (input ended on the result, abort 4 s later), --resume settles the pushed prompt with a zero-work task-notification result first (measured on 2.1.234, 2.1.332)",
+      note: "open: through Agent SDK 0.3.197 with the graceful close (input ended on the result, abort 4 s later), --resume settles the pushed prompt with a zero-work task-notification result first (2.1.234, 2.1.332; the atlas, 2026-12-07, every release from 2.1.186, 20 measured)",
+    },
+    {
+      versions: "2.1.45 - 2.1.185",
+      driver: "sdk",
+      verdict: "INCONCLUSIVE",
+      note: "the SDK's graceful close ends the first session with exit 0, which lets the CLI end the task itself, and the resumed session never reports it stopped: nothing is orphaned (the atlas, 2026-12-07: 24 releases measured; UNSUPPORTED before 2.1.45)",
     },
     {
       versions: ">=2.1.186",
@@ -80,7 +86,7 @@ export default defineScenario({
       note: "open: after a SIGKILL stop, --resume settles the pushed prompt with a zero-work task-notification result first (2.1.186 3 of 3, 2.1.234, 2.1.281, 2.1.332; the atlas, 2026-12-07, on every release between)",
     },
     { versions: "2.1.45 - 2.1.185", verdict: "GREEN", note: "the task was still running when the first session was killed, and the resumed session's first result answers the pushed prompt (2.1.45 and 2.1.185 3 of 3; the atlas on every release between; before 2.1.45 UNSUPPORTED)" },
-    { versions: ">=2.1.234", params: { background: false }, verdict: "GREEN", note: "control: with nothing orphaned, the first result is the answer (measured on 2.1.234, 2.1.332)" },
+    { versions: ">=1.0.22", params: { background: false }, verdict: "GREEN", note: "control: with nothing orphaned, the first result is the answer (2.1.234, 2.1.332; the atlas, 2026-12-07, every release from 1.0.22, 75 measured)" },
   ],
   publicRecord: {
     role: "reproduction",

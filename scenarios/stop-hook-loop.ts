@@ -66,7 +66,10 @@ export default defineScenario({
     { versions: "1.0.53 - 1.0.66", params: { event: "Stop", hook: "block" }, verdict: "INCONCLUSIVE", note: "the Stop hook never ran (the atlas, 2026-12-07: 1.0.53, 1.0.54, 1.0.56, 1.0.64, 1.0.66)" },
     { versions: ">=1.0.67", params: { event: "Stop", hook: "silent" }, verdict: "GREEN", note: "one call, the turn ends, no continuation: #43906's trigger (a hook exiting 0 with no output) does not loop, before the cap (2.1.142, 2026-12-06) or after it (2.1.332; the atlas, 2026-12-07, every release from 1.0.67, 70 measured)" },
     { versions: "1.0.53 - 1.0.66", params: { event: "Stop", hook: "silent" }, verdict: "INCONCLUSIVE", note: "the Stop hook never ran (the atlas, 2026-12-07: 8 releases measured)" },
-    { versions: "2.1.332", params: { event: "SubagentStop", hook: "block" }, verdict: "RED", finding: "stop-cap-unreported", note: "the subagent's loop ends after 9 blocks too, with no notification on the session's stdout" },
+    { versions: ">=2.1.143", params: { event: "SubagentStop", hook: "block" }, verdict: "RED", finding: "stop-cap-unreported", note: "the subagent's loop ends after 9 blocks too, with no notification on the session's stdout (2.1.332; the atlas, 2026-12-07, every release from 2.1.143, 30 measured, after 2.1.281 too)" },
+    { versions: "1.0.67 - 2.0.15 || 2.1.6 - 2.1.142", params: { event: "SubagentStop", hook: "block" }, verdict: "RED", finding: "stop-loop-uncapped", note: "no cap on the subagent's loop either (the atlas, 2026-12-07: 35 releases measured; each side of its edges re-run 3 of 3)" },
+    { versions: "2.0.19 - 2.1.5", params: { event: "SubagentStop", hook: "block" }, verdict: "RED", finding: "stop-hook-active-missing", note: "the SubagentStop hook is called again after a block without stop_hook_active (3 of 11 later calls on 2.1.3), so a hook cannot tell a repeat from a first stop; it is called 12 times, but the mock files the subagent's continuations on these releases as side requests, so the loop's length is not judged (the atlas, 2026-12-07: 17 releases measured; 2.0.15, 2.0.19, 2.1.5 and 2.1.6 re-run 3 of 3)" },
+    { versions: "1.0.53 - 1.0.66", params: { event: "SubagentStop", hook: "block" }, verdict: "INCONCLUSIVE", note: "the SubagentStop hook never ran (the atlas, 2026-12-07)" },
   ],
   publicRecord: {
     role: "guard",
