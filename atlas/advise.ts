@@ -7,8 +7,10 @@ import type { AtlasEntry, AtlasFile, AtlasInterval } from "./atlas-file.ts";
 export interface ReleaseState {
   scenario: string;
   params: Record<string, unknown>;
-  // The driver the entry was measured with: the same parameters through headless and the Agent SDK are two rows.
+  // The driver the entry was measured with, and the Agent SDK release where it is the SDK's: the same parameters
+  // through headless and through the SDK are two rows.
   driver: string;
+  sdk: string | null;
   // null: the entry's range does not reach the release, or its state there is unknown.
   interval: AtlasInterval | null;
 }
@@ -17,6 +19,7 @@ export interface Carried {
   scenario: string;
   params: Record<string, unknown>;
   driver: string;
+  sdk: string | null;
   // Red findings the current release has and the advised one lacks (the whole RED state when the advised is not RED).
   red: string[];
   state: string;
@@ -51,7 +54,7 @@ export function advise(atlas: AtlasFile, options: { avoid?: readonly string[]; c
   const entries = atlas.entries.filter((e) => avoid.includes(e.scenario));
   const axis = [...new Set(entries.flatMap((e) => e.versions))].sort(semver.compare);
   // A release is vouched for only where every avoided entry knows its state: an unmeasured gap is not a clean bill.
-  const states = (version: string) => entries.map((e) => ({ scenario: e.scenario, params: e.params, driver: e.driver, interval: intervalAt(e, version) }));
+  const states = (version: string) => entries.map((e) => ({ scenario: e.scenario, params: e.params, driver: e.driver, sdk: e.sdk, interval: intervalAt(e, version) }));
   const covered = axis.filter((v) => states(v).every((s) => s.interval !== null));
   const clean = covered.filter((v) => states(v).every((s) => !isRed(s.interval!)));
   const byMinor = new Map<string, string>();
@@ -66,7 +69,7 @@ export function advise(atlas: AtlasFile, options: { avoid?: readonly string[]; c
       if (!s.interval || !isRed(s.interval)) return [];
       const advised = then[i]?.interval;
       const red = advised && isRed(advised) ? s.interval.red.filter((f) => !advised.red.includes(f)) : s.interval.red;
-      return red.length > 0 || !advised || !isRed(advised) ? [{ scenario: s.scenario, params: s.params, driver: s.driver, red, state: s.interval.state }] : [];
+      return red.length > 0 || !advised || !isRed(advised) ? [{ scenario: s.scenario, params: s.params, driver: s.driver, sdk: s.sdk, red, state: s.interval.state }] : [];
     });
     current = { version: options.current, carries, states: now };
   }
@@ -82,7 +85,7 @@ export function formatAdvice(advice: Advice): string {
     if (carries.length === 0) lines.push(`${version} carries nothing of these that ${advice.newest ?? "the advice"} does not`);
     else {
       lines.push(`${version} carries what ${advice.newest ?? "every release"} does not:`);
-      for (const c of carries) lines.push(`  ${c.scenario}${Object.keys(c.params).length ? ` ${JSON.stringify(c.params)}` : ""}${c.driver === "headless" ? "" : ` (${c.driver})`}: ${c.state}`);
+      for (const c of carries) lines.push(`  ${c.scenario}${Object.keys(c.params).length ? ` ${JSON.stringify(c.params)}` : ""}${c.driver === "headless" ? "" : ` (${c.driver}${c.sdk ? ` ${c.sdk}` : ""})`}: ${c.state}`);
     }
   }
   return lines.join("\n");

@@ -233,8 +233,8 @@ const DEFAULT_TIMEOUT_MS = 180_000;
 
 // What the steps themselves take from a release: a started session is driven over `--input-format stream-json` (the
 // headless driver's flags, and the Agent SDK's) and interrupted by a control request on it, a print step reads
-// `--output-format stream-json` unless it asks for text or json, and every option a step passes in its `args` must be
-// one the release has (compact-resume's UI passes `--session-id`, which 1.0.21–1.0.51 refuse: "unknown option").
+// `--output-format stream-json` unless it asks for text or json, and every option a session step (start, print,
+// terminal) passes in its args must be one the release has (compact-resume's UI passes `--session-id`, which 1.0.21–1.0.51 refuse: "unknown option").
 // A terminal run's steps start no stream-json session.
 function stepNeeds(steps: readonly RawStep[]): Need[] {
   const needs = new Set<Need>();

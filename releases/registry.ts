@@ -139,7 +139,9 @@ export function withExtraReleases(index: ReleaseIndex, raw: unknown, source: Ext
     const claude = claudeOf(version);
     const stamp = time?.[version];
     const newest = mainAt(stamp ? new Date(stamp) : null);
-    if (claude === null || releases.has(claude) || (newest !== undefined && !semver.gt(claude, newest))) continue;
+    // Published before the main package's first release: a build of its own, never a release.
+    const beforeAny = stamp !== undefined && newest === undefined && index.versions.length > 0;
+    if (claude === null || releases.has(claude) || beforeAny || (newest !== undefined && !semver.gt(claude, newest))) continue;
     releases.set(claude, {
       version: claude,
       publishedAt: stamp ? new Date(stamp) : null,

@@ -6,21 +6,20 @@ import path from "node:path";
 import { z } from "zod";
 import { UserError } from "../core/errors.ts";
 
-// better-sqlite3 builds from source where its prebuilt binary cannot be downloaded: about two minutes on 2 cores.
+// better-sqlite3 builds from source where its prebuilt binary cannot be downloaded: about 1.5 min on 2 cores.
 const NPM_TIMEOUT_MS = 10 * 60_000;
 
 const declaredSchema = z.object({ dependencies: z.record(z.string(), z.string()).optional() });
 
 /** What a package's package.json declares under `dependencies`: name → range. Empty when it declares none. */
 export function declaredDependencies(packageDir: string): Record<string, string> {
-  let text: string;
+  // A missing or damaged package.json declares nothing: the entry's own checks refetch a damaged release.
   try {
-    text = fs.readFileSync(path.join(packageDir, "package.json"), "utf8");
+    const parsed = declaredSchema.safeParse(JSON.parse(fs.readFileSync(path.join(packageDir, "package.json"), "utf8")));
+    return parsed.success ? (parsed.data.dependencies ?? {}) : {};
   } catch {
     return {};
   }
-  const parsed = declaredSchema.safeParse(JSON.parse(text));
-  return parsed.success ? (parsed.data.dependencies ?? {}) : {};
 }
 
 /**
@@ -34,16 +33,22 @@ export async function installDeclaredDependencies(root: string, spec: string): P
   if (wanted.length === 0) return {};
   const { execa } = await import("execa");
   // --prefix root: the package's own lifecycle scripts (a `prepare` that refuses to run outside its publisher) are
-  // not run, only the dependencies' install scripts.
-  const result = await execa("npm", ["install", "--omit=optional", "--omit=dev", "--no-audit", "--no-fund", "--no-package-lock", "--prefix", root, ...wanted], {
-    reject: false,
-    timeout: NPM_TIMEOUT_MS,
-    stdin: "ignore",
-  });
+  // not run, only the dependencies' install scripts, which a user's ignore-scripts or global setting must not skip
+  // (the native module would be left unbuilt, and the entry look whole).
+  const result = await execa(
+    "npm",
+    ["install", "--omit=optional", "--omit=dev", "--no-audit", "--no-fund", "--no-package-lock", "--ignore-scripts=false", "--global=false", "--prefix", root, ...wanted],
+    { reject: false, timeout: NPM_TIMEOUT_MS, stdin: "ignore", cleanup: true },
+  );
   const installed = Object.fromEntries(Object.keys(declared).map((name) => [name, installedVersion(root, name)]));
   const missing = Object.keys(declared).filter((name) => installed[name] === null);
   if (result.exitCode !== 0 || missing.length > 0) {
-    const why = result.timedOut ? "it timed out" : (result.stderr.trim().split("\n").at(-1) ?? `exit ${result.exitCode}`);
+    const stderr = result.stderr.trim().split("\n");
+    const why = result.timedOut
+      ? "it timed out"
+      : (result as { code?: string }).code === "ENOENT"
+        ? "npm was not found on PATH"
+        : (stderr.find((line) => /npm (error|ERR!)/.test(line) && !/complete log/.test(line)) ?? stderr.find((line) => line.trim() !== "") ?? `exit ${result.exitCode}`);
     throw new UserError(`${spec} imports ${wanted.join(", ")}, which npm could not install beside it: ${why}.`, "INSTALL_FAILED", {
       hint: "check the network and `npm config get registry`; a native module (better-sqlite3) builds from source when no prebuilt binary downloads, which needs python3, make and a C++ compiler. Or pick another release with --claude",
     });

@@ -41,7 +41,7 @@ describe("advise", () => {
   it("says what the current release carries that the advised one does not", async () => {
     const advice = advise(await atlas(), { current: "2.0.2" });
     expect(advice.newest).toBe("2.1.3");
-    expect(advice.current!.carries).toEqual([{ scenario: "c", params: {}, driver: "headless", red: ["c1", "c2"], state: "RED c1 c2" }]);
+    expect(advice.current!.carries).toEqual([{ scenario: "c", params: {}, driver: "headless", sdk: null, red: ["c1", "c2"], state: "RED c1 c2" }]);
     const onA = advise(await atlas(), { current: "2.1.4" });
     expect(onA.current!.carries.map((c) => c.scenario)).toEqual(["b"]);
     expect(formatAdvice(onA)).toContain("2.1.4 carries what 2.1.3 does not:\n  b: RED b1");
@@ -51,9 +51,9 @@ describe("advise", () => {
   it("names the driver of a row that is not headless", async () => {
     const base = await atlas();
     const b = base.entries.find((e) => e.scenario === "b")!;
-    const advice = advise(atlasOf([...base.entries, { ...b, driver: "sdk" }]), { current: "2.1.4" });
+    const advice = advise(atlasOf([...base.entries, { ...b, driver: "sdk", sdk: "0.3.197" }]), { current: "2.1.4" });
     expect(advice.current!.carries.map((c) => [c.scenario, c.driver])).toEqual([["b", "headless"], ["b", "sdk"]]);
-    expect(formatAdvice(advice)).toContain("  b: RED b1\n  b (sdk): RED b1");
+    expect(formatAdvice(advice)).toContain("  b: RED b1\n  b (sdk 0.3.197): RED b1");
   });
 
   it("vouches only for releases every avoided scenario covers", async () => {

@@ -77,6 +77,9 @@ describe("the release list beyond the main package", () => {
     expect(index.releases.get("2.1.336")).toMatchObject({ origin: { kind: "platform-package", package: PLATFORM }, integrity: "sha512-p336" });
     // Published when the main package's newest was 2.1.332: an older build, not a release.
     expect(index.releases.has("2.1.100")).toBe(false);
+    // Published before the main package's first release: never a release either, however high its number.
+    const early = { ...later, versions: { ...later.versions, "2.1.400": { dist: {} } }, time: { ...later.time, "2.1.400": "2020-01-01T00:00:00Z" } };
+    expect(withExtraReleases(parseReleaseIndex(moved), early, { kind: "platform-package", package: PLATFORM }).releases.has("2.1.400")).toBe(false);
     expect(resolveVersionWord(index, "latest")).toEqual(["2.1.337"]);
   });
 
