@@ -249,10 +249,8 @@ function stepNeeds(steps: readonly RawStep[]): Need[] {
 }
 
 // A raw stream-json user message whose content is a list of more than one block (an image beside its text).
-function severalBlocks(json: Record<string, unknown>): boolean {
-  const message = json["message"];
-  return typeof message === "object" && message !== null && Array.isArray((message as { content?: unknown }).content) && (message as { content: unknown[] }).content.length > 1;
-}
+const severalBlocksSchema = z.object({ message: z.object({ content: z.array(z.unknown()).min(2) }) });
+const severalBlocks = (json: Record<string, unknown>): boolean => severalBlocksSchema.safeParse(json).success;
 
 // The scenario's own needs, the needs of its steps for the driver (the scenario's first when absent), the hook
 // events it answers (a release without the event cannot run those hooks), and the flag its MCP servers go through.

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { UserError } from "../core/errors.ts";
+import { npmFailure } from "./npm-failure.ts";
 
 // better-sqlite3 builds from source where its prebuilt binary cannot be downloaded: about 1.5 min on 2 cores.
 const NPM_TIMEOUT_MS = 10 * 60_000;
@@ -43,13 +44,7 @@ export async function installDeclaredDependencies(root: string, spec: string): P
   const installed = Object.fromEntries(Object.keys(declared).map((name) => [name, installedVersion(root, name)]));
   const missing = Object.keys(declared).filter((name) => installed[name] === null);
   if (result.exitCode !== 0 || missing.length > 0) {
-    const stderr = result.stderr.trim().split("\n");
-    const why = result.timedOut
-      ? "it timed out"
-      : (result as { code?: string }).code === "ENOENT"
-        ? "npm was not found on PATH"
-        : (stderr.find((line) => /npm (error|ERR!)/.test(line) && !/complete log/.test(line)) ?? stderr.find((line) => line.trim() !== "") ?? `exit ${result.exitCode}`);
-    throw new UserError(`${spec} imports ${wanted.join(", ")}, which npm could not install beside it: ${why}.`, "INSTALL_FAILED", {
+    throw new UserError(`${spec} imports ${wanted.join(", ")}, which npm could not install beside it: ${npmFailure(result)}.`, "INSTALL_FAILED", {
       hint: "check the network and `npm config get registry`; a native module (better-sqlite3) builds from source when no prebuilt binary downloads, which needs python3, make and a C++ compiler. Or pick another release with --claude",
     });
   }

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { UserError } from "../core/errors.ts";
 import { cacheDir } from "./cache-dir.ts";
 import { dirBytes, tryVersionLock, withVersionLock } from "./release-cache.ts";
+import { npmFailure } from "./npm-failure.ts";
 import { SDK_PACKAGE } from "./registry.ts";
 
 // The SDK a run of the sdk driver uses unless --sdk says otherwise: the release the orchestrator's SDK reproduction (bb #1718) used, pinned so a
@@ -80,8 +81,7 @@ export async function installSdk(word: string, options: { cacheDir?: string } = 
         { reject: false, timeout: NPM_TIMEOUT_MS, stdin: "ignore" },
       );
       if (result.exitCode !== 0 || !fs.existsSync(path.join(sdkPackageDir(staging), "sdk.mjs"))) {
-        const why = result.timedOut ? "it timed out" : (result.stderr.trim().split("\n").at(-1) ?? `exit ${result.exitCode}`);
-        throw new UserError(`npm could not install ${SDK_PACKAGE}@${version}: ${why}. Check the network and \`npm config get registry\`, then retry.`, "INSTALL_FAILED");
+        throw new UserError(`npm could not install ${SDK_PACKAGE}@${version}: ${npmFailure(result)}. Check the network and \`npm config get registry\`, then retry.`, "INSTALL_FAILED");
       }
       await fsp.writeFile(path.join(staging, COMPLETE), JSON.stringify({ version, installedAt: new Date().toISOString() }, null, 2) + "\n");
       await fsp.rename(staging, entry);

@@ -101,13 +101,6 @@ export default defineScenario({
       note: "keeps the tool_use, answered by a synthetic \"[Tool call interrupted: the session ended before this call's result was recorded …]\" tool_result (measured on 2.1.281 and 2.1.332; where in 2.1.235–2.1.280 it changed is not measured)",
     },
     {
-      versions: "1.0.22 - 1.0.27",
-      params: { how: "sigterm" },
-      verdict: "RED",
-      finding: "request-rejected-by-api",
-      note: "as after SIGKILL: the resumed request keeps the tool_use with no tool_result after it, and the API refuses it (the atlas, 2026-12-07: 1.0.22, 1.0.25, 1.0.27)",
-    },
-    {
       versions: "1.0.30 - 2.1.68 || 2.1.70 - 2.1.233",
       params: { how: "sigterm" },
       verdict: "GREEN",
@@ -147,12 +140,13 @@ export default defineScenario({
       verdict: "GREEN" as const,
       note: `claude retries the faulted step with the same one-message history, which conforms; no release found whose next request the API would reject (measured on ${measured}; the call erased before 2.1.332, kept on it)`,
     })),
-    ...(["cut-mid-tool-use", "error-event", "overloaded-then-ok"] as const).map((fault) => ({
+    // Every other way to stop, and every fault, gives the default's 400 before 1.0.30.
+    ...([{ how: "sigterm" }, ...(["cut-mid-tool-use", "error-event", "overloaded-then-ok"] as const).map((fault) => ({ how: "sigkill", fault }))] as const).map((params) => ({
       versions: "1.0.22 - 1.0.27",
-      params: { how: "sigkill", fault },
+      params,
       verdict: "RED" as const,
       finding: "request-rejected-by-api" as const,
-      note: "as without the fault: the resumed request keeps the tool_use with no tool_result, and the API refuses it (the atlas, 2026-12-07: 1.0.22, 1.0.25, 1.0.27; boundary 1.0.27 → 1.0.30)",
+      note: "as the default (SIGKILL, no fault): the resumed request keeps the tool_use with no tool_result after it, and the API refuses it (the atlas, 2026-12-07: 1.0.22, 1.0.25, 1.0.27; boundary 1.0.27 → 1.0.30, each side re-run 3 of 3)",
     })),
   ],
   publicRecord: {
