@@ -7,15 +7,20 @@ import path from "node:path";
 import { z } from "zod";
 import { probeVersion, QUIET_ENV, type VersionProbe } from "./binary-info.ts";
 import { cacheDir } from "./cache-dir.ts";
+import { unresolvedDependencies } from "./release-dependencies.ts";
 import { CAPABILITIES, TOOLS, type Capability, type Tool } from "./needs.ts";
 import type { ResolvedClaude } from "./resolve.ts";
 import { writeFileWhole } from "../core/write-whole.ts";
 
-// Raised whenever what a probe finds changes (a new capability, a better marker): older cached probes are redone.
-const PROBE_FORMAT = 5;
+// Raised whenever how a probe reads changes (a better marker): older cached probes are redone. A new capability or tool
+// needs no raise: a probe names what it looked for (PROBE_READS), and one that looked for less is redone. 8caae0b added
+// a capability without raising this, and a cache kept from before read 2.1.165 as without it (UNSUPPORTED in CI).
+const PROBE_FORMAT = 6;
+const PROBE_READS = [...CAPABILITIES, ...TOOLS].join(",");
 
 const probeSchema = z.object({
   format: z.literal(PROBE_FORMAT),
+  reads: z.literal(PROBE_READS),
   sha256: z.string(),
   reportedVersion: z.string().nullable(),
   // From `--help` and, for options a release hides from it (1.0.21's --permission-mode), from the bundle.
@@ -224,7 +229,8 @@ const probeEnv = (home: string) => ({
 });
 
 // A damaged or outdated cache entry is no entry: the binary is probed again.
-function readCachedProbe(file: string): BinaryProbe | null {
+/** @internal exported for its unit tests */
+export function readCachedProbe(file: string): BinaryProbe | null {
   try {
     const cached = probeSchema.safeParse(JSON.parse(fs.readFileSync(file, "utf8")));
     return cached.success ? cached.data : null;
@@ -244,10 +250,13 @@ export function versionFailure(probe: Pick<VersionProbe, "stderr" | "exitCode" |
   return line ? `\`--version\` failed: ${line.slice(0, 240)}` : `\`--version\` printed no version (exit ${probe.exitCode ?? "none"})`;
 }
 
-// Probes once per binary (keyed by its sha256) and caches the answer beside the release cache.
+// Probes once per binary (keyed by its sha256) and caches the answer beside the release cache. A cli.js whose declared
+// dependencies do not resolve where it lies is probed afresh: the answer cached for its sha256 is that of a copy that
+// had them (the cache's own, which installs them), and this one cannot start.
 export async function probeBinary(claude: ResolvedClaude): Promise<BinaryProbe> {
   const cacheFile = path.join(cacheDir(), "probes", `${claude.sha256}.json`);
-  const cached = readCachedProbe(cacheFile);
+  const whole = claude.era !== "js" || unresolvedDependencies(path.dirname(claude.args[0]!)).length === 0;
+  const cached = whole ? readCachedProbe(cacheFile) : null;
   if (cached) return cached;
   const { execa } = await import("execa");
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-probe-"));
@@ -263,6 +272,7 @@ export async function probeBinary(claude: ResolvedClaude): Promise<BinaryProbe> 
     const flags = flagsFrom(helpText, bundle.declaredFlags);
     const probe: BinaryProbe = {
       format: PROBE_FORMAT,
+      reads: PROBE_READS,
       sha256: claude.sha256,
       reportedVersion: version.version,
       flags,

@@ -2,6 +2,7 @@
 // 0.2.90–0.2.109 import better-sqlite3 (their package.json's `dependencies`), and the unpacked tarball alone fails at
 // start with ERR_MODULE_NOT_FOUND; every other release declares none, and installing none costs nothing.
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { z } from "zod";
 import { UserError } from "../core/errors.ts";
@@ -58,4 +59,20 @@ function installedVersion(root: string, name: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The dependencies the package in `packageDir` declares that its entry script could not import from where it lies: a
+ * copy unpacked alone, outside the cache, has them all missing. Resolved as node resolves a bare import, up the folders.
+ */
+export function unresolvedDependencies(packageDir: string): string[] {
+  const resolveFrom = createRequire(path.join(packageDir, "package.json"));
+  return Object.keys(declaredDependencies(packageDir)).filter((name) => {
+    try {
+      resolveFrom.resolve(name);
+      return false;
+    } catch {
+      return true;
+    }
+  });
 }

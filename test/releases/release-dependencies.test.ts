@@ -6,7 +6,7 @@ import path from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { UserError } from "../../core/errors.ts";
-import { declaredDependencies, installDeclaredDependencies } from "../../releases/release-dependencies.ts";
+import { declaredDependencies, installDeclaredDependencies, unresolvedDependencies } from "../../releases/release-dependencies.ts";
 
 const roots: string[] = [];
 const tempDir = (label: string) => {
@@ -41,10 +41,12 @@ describe("installDeclaredDependencies", () => {
     const root = entryDeclaring({ "tiny-dep": `file:${await tinyDepTarball()}` });
     const before = await execa(process.execPath, [path.join(root, "package", "cli.mjs")], { reject: false });
     expect(before.stderr).toContain("ERR_MODULE_NOT_FOUND");
+    expect(unresolvedDependencies(path.join(root, "package"))).toEqual(["tiny-dep"]);
 
     expect(await installDeclaredDependencies(root, "release@0.2.90")).toEqual({ "tiny-dep": "1.2.3" });
     const after = await execa(process.execPath, [path.join(root, "package", "cli.mjs")]);
     expect(after.stdout).toBe("hello from tiny-dep");
+    expect(unresolvedDependencies(path.join(root, "package"))).toEqual([]);
     // The package itself is as it was unpacked: nothing written into it.
     expect(fs.readdirSync(path.join(root, "package")).sort()).toEqual(["cli.mjs", "package.json"]);
   }, 60_000);
