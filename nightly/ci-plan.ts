@@ -17,10 +17,10 @@ export interface CiPlan {
   cells: number;
 }
 
-// The SDK each cell needs: an SDK cell's own; a cell whose scenario's own driver is the SDK, ccrepro's default.
+// The SDK each cell needs: an SDK cell's own; a cell run with its scenario's own driver, when that is the SDK, ccrepro's default.
 export function sdkReleasesOf(plan: Pick<Plan, "cells">): string[] {
   const needed = plan.cells.flatMap((cell) => {
-    if (cell.drive) return [cell.drive.sdk];
+    if (cell.drive) return cell.drive.driver === "sdk" ? [cell.drive.sdk] : [];
     const scenario = scenarioByName(cell.scenario);
     return scenario && scenarioDrivers(scenario)[0] === "sdk" ? [DEFAULT_SDK_VERSION] : [];
   });

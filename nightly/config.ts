@@ -4,7 +4,7 @@ import semver from "semver";
 import { z } from "zod";
 import { UserError } from "../core/errors.ts";
 import { readJsonFile } from "../core/json-file.ts";
-import type { Scenario } from "../kit/scenario.ts";
+import { scenarioDrivers, type Driver, type Scenario } from "../kit/scenario.ts";
 import { parseParams, sameParams } from "../kit/scenario-params.ts";
 import { knownScenarios, scenarioByName } from "../pipeline/scenario-registry.ts";
 import { loadScenario, looksLikePath } from "../pipeline/scenario-source.ts";
@@ -15,10 +15,22 @@ export const SINCE_PREVIOUS = "since:previous";
 
 const paramsSchema = z.record(z.string(), z.unknown());
 
+// The drivers a matrix entry may name; SDK cells are sdkCells' (their SDK release is part of the cell).
+const ENTRY_DRIVERS = ["headless", "terminal"] as const;
+
 const scenarioEntrySchema = z.union(
-  [z.string().min(1), z.strictObject({ name: z.string().min(1), params: paramsSchema.default({}) })],
-  { error: () => 'expected a scenario name, or { "name": …, "params": { … } }' },
+  [
+    z.string().min(1),
+    // `driver`: the cells run so (the interactive UI: a boundary measured in it), not with the scenario's own.
+    z.strictObject({ name: z.string().min(1), params: paramsSchema.default({}), driver: z.enum(ENTRY_DRIVERS).optional() }),
+  ],
+  { error: () => 'expected a scenario name, or { "name": …, "params": { … }, "driver": "headless" | "terminal" }' },
 );
+
+// The atlas measures every scenario with its own driver (one drive for the whole atlas).
+const atlasEntrySchema = z.union([z.string().min(1), z.strictObject({ name: z.string().min(1), params: paramsSchema.default({}) })], {
+  error: () => 'expected a scenario name, or { "name": …, "params": { … } } (the atlas runs each scenario with its own driver)',
+});
 
 const expectationEntrySchema = z.strictObject({
   scenario: z.string().min(1),
@@ -69,7 +81,7 @@ export const nightlyConfigSchema = z.strictObject({
   // outlives the nightly's own (relative to the current directory). Earlier cells are kept; only what is new runs.
   atlas: z
     .strictObject({
-      scenarios: z.array(scenarioEntrySchema).min(1),
+      scenarios: z.array(atlasEntrySchema).min(1),
       versions: z.string().min(1, { error: 'expected a semver range such as ">=2.1.240" or a comma list of versions' }),
       stride: z.int().min(1).max(1000).default(8),
       repeat: z.int().min(1).max(20).default(1),
@@ -82,6 +94,8 @@ export type NightlyConfig = z.infer<typeof nightlyConfigSchema>;
 export interface ScenarioEntry {
   name: string;
   params: Record<string, unknown>;
+  // Absent: the scenario's own driver.
+  driver?: (typeof ENTRY_DRIVERS)[number];
 }
 
 // `scenarios[1].params.grace`, the way the field appears in the file.
@@ -106,7 +120,8 @@ function checkScenarioParams(source: string, scenario: Scenario, params: Record<
   throw badConfig(source, fieldPath([...at, ...problem.path]), problem.message);
 }
 
-const entryOf = (entry: string | ScenarioEntry): ScenarioEntry => (typeof entry === "string" ? { name: entry, params: {} } : { name: entry.name, params: entry.params });
+const entryOf = (entry: string | ScenarioEntry): ScenarioEntry =>
+  typeof entry === "string" ? { name: entry, params: {} } : { name: entry.name, params: entry.params, ...(entry.driver ? { driver: entry.driver } : {}) };
 
 export function scenarioEntries(config: NightlyConfig): ScenarioEntry[] {
   return (config.scenarios ?? SCENARIOS.map((s) => s.name)).map(entryOf);
@@ -126,15 +141,20 @@ export function parseNightlyConfig(raw: unknown, source: string): NightlyConfig 
   const config = parsed.data;
   if (config.versions.length === 0 && !config.sdkCells) throw badConfig(source, "versions", "expected at least 1 version word (or sdkCells, for a matrix driven through the Agent SDK alone)");
   const known = knownScenarios().map((s) => s.name).join(", ");
-  const seen: { name: string; params: Record<string, unknown>; at: number }[] = [];
+  const seen: { name: string; params: Record<string, unknown>; driver: Driver; at: number }[] = [];
   scenarioEntries(config).forEach((entry, i) => {
     const scenario = scenarioByName(entry.name);
     const at = typeof config.scenarios?.[i] === "string" ? `scenarios[${i}]` : `scenarios[${i}].name`;
     if (!scenario) throw badConfig(source, at, `unknown scenario "${entry.name}" (known: ${known})`);
     const params = checkScenarioParams(source, scenario, entry.params, ["scenarios", i, "params"]);
-    const first = seen.find((earlier) => earlier.name === entry.name && sameParams(scenario, earlier.params, params));
-    if (first !== undefined) throw badConfig(source, `scenarios[${i}]`, `repeats scenarios[${first.at}] (same scenario and parameters)`);
-    seen.push({ name: entry.name, params, at: i });
+    const drivers = scenarioDrivers(scenario);
+    if (entry.driver && !drivers.includes(entry.driver)) {
+      throw badConfig(source, `scenarios[${i}].driver`, `scenario ${scenario.name} runs with ${drivers.join(" or ")}, not ${entry.driver}`);
+    }
+    const driver = entry.driver ?? drivers[0]!;
+    const first = seen.find((earlier) => earlier.name === entry.name && earlier.driver === driver && sameParams(scenario, earlier.params, params));
+    if (first !== undefined) throw badConfig(source, `scenarios[${i}]`, `repeats scenarios[${first.at}] (same scenario, parameters and driver)`);
+    seen.push({ name: entry.name, params, driver, at: i });
   });
   config.expectations.forEach((entry, i) => {
     const scenario = scenarioByName(entry.scenario);

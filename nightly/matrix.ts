@@ -3,7 +3,7 @@ import semver from "semver";
 import { resolveVersionWord, type ReleaseIndex } from "../releases/registry.ts";
 import { scenarioEntries, SINCE_PREVIOUS, type NightlyConfig } from "./config.ts";
 import type { Release } from "./summary.ts";
-import { scenarioDrivers } from "../kit/scenario.ts";
+import { scenarioDrivers, type Driver } from "../kit/scenario.ts";
 import { findScenario } from "../scenarios/index.ts";
 
 export interface PlannedCell {
@@ -13,15 +13,17 @@ export interface PlannedCell {
   params: Record<string, unknown>;
   paramsLabel: string;
   version: string;
-  // Through the Agent SDK (an SDK cell); absent: the scenario's own driver.
+  // Through the Agent SDK (an SDK cell), or a driver its entry names; absent: the scenario's own driver.
   drive?: CellDrive;
 }
 
-export interface CellDrive {
-  driver: "sdk";
-  // An exact SDK release.
-  sdk: string;
-}
+export type CellDrive =
+  | {
+      driver: "sdk";
+      // An exact SDK release.
+      sdk: string;
+    }
+  | { driver: "headless" | "terminal" };
 
 export interface Plan {
   versionWords: { word: string; versions: string[] }[];
@@ -37,9 +39,17 @@ export function paramsLabel(params: Record<string, unknown>): string {
     .join(",");
 }
 
-// The row label of a cell: its parameters, and for an SDK cell the driver and SDK release, so the key tells them apart.
+// The row label of a cell: its parameters, and for a cell not run with its scenario's own driver the driver (and an
+// SDK cell's SDK release), so the key tells them apart.
 export function cellLabel(params: Record<string, unknown>, drive?: CellDrive): string {
-  return paramsLabel(drive ? { ...params, driver: drive.driver, sdk: drive.sdk } : params);
+  return paramsLabel(drive ? { ...params, ...drive } : params);
+}
+
+// The drive of a cell run with `driver`: none when that is the scenario's own, so naming the default changes no key.
+export function driveOf(scenario: string, driver: Driver | undefined): CellDrive | undefined {
+  const own = findScenario(scenario);
+  if (driver === undefined || driver === "sdk" || (own && scenarioDrivers(own)[0] === driver)) return undefined;
+  return { driver };
 }
 
 export function cellKey(scenario: string, label: string, version: string): string {
@@ -65,8 +75,9 @@ export function planMatrix(config: NightlyConfig, index: ReleaseIndex, previousS
   const cells = scenarioEntries(config)
     .flatMap((entry) =>
       versions.map((version) => {
-        const label = paramsLabel(entry.params);
-        return { key: cellKey(entry.name, label, version), scenario: entry.name, params: entry.params, paramsLabel: label, version };
+        const drive = driveOf(entry.name, entry.driver);
+        const label = cellLabel(entry.params, drive);
+        return { key: cellKey(entry.name, label, version), scenario: entry.name, params: entry.params, paramsLabel: label, version, ...(drive ? { drive } : {}) };
       }),
     )
     .concat(sdkCells(config, [...new Set(sdkVersionWords.flatMap((w) => w.versions))]))

@@ -4,13 +4,14 @@ import path from "node:path";
 import { UserError } from "../core/errors.ts";
 import { readRunRecord } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
+import { DRIVERS } from "../kit/scenario.ts";
 import { givenParams } from "../kit/scenario-params.ts";
 import { scenarioByName } from "../pipeline/scenario-registry.ts";
 import { harnessErrorResult } from "../pipeline/verdict-rules.ts";
 import { assembleSummary } from "./assemble.ts";
 import { cellFromRuns } from "./cell-outcome.ts";
 import { scenarioLedger } from "./ledger.ts";
-import { cellKey, cellLabel } from "./matrix.ts";
+import { cellKey, cellLabel, driveOf } from "./matrix.ts";
 import type { Summary } from "./summary.ts";
 
 // The verdict recorded in run.json, checked against the scenarios' known states like a nightly cell.
@@ -25,8 +26,8 @@ export function summaryOfRun(runDir: string): { summary: Summary; baseDir: strin
   const result = record.result ?? harnessErrorResult(`run.json has no verdict: the run did not finish (ccrepro check ${dir} recomputes one)`);
   const version = record.claude.reportedVersion ?? record.claude.requested;
   const params = givenParams(scenarioByName(record.scenario), record.params);
-  // A run through the Agent SDK is its own cell, keyed like the nightly's SDK cells.
-  const drive = record.sdk ? { driver: "sdk" as const, sdk: record.sdk.version } : undefined;
+  // A run through the Agent SDK, or with a driver not its scenario's own, is its own cell, keyed like the nightly's.
+  const drive = record.sdk ? { driver: "sdk" as const, sdk: record.sdk.version } : driveOf(record.scenario, DRIVERS.find((d) => d === record.driver));
   const label = cellLabel(params, drive);
   const planned = { key: cellKey(record.scenario, label, version), scenario: record.scenario, params, paramsLabel: label, version, ...(drive ? { drive } : {}) };
   const cell = cellFromRuns(planned, [{ dir: path.basename(dir), result, wallMs: record.wallMs }], scenarioLedger());

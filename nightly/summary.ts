@@ -33,8 +33,9 @@ export const cellSchema = z.object({
   version: z.string(),
   // The scenario's upstream report (its `link`), for reports that point at the bug; absent when it names none.
   link: z.string().optional(),
-  // An SDK cell's driver and Agent SDK release (also in its key and label); absent for the scenario's own driver.
-  drive: z.object({ driver: z.literal("sdk"), sdk: z.string() }).optional(),
+  // An SDK cell's driver and Agent SDK release, or the driver its entry named (also in its key and label); absent for
+  // the scenario's own driver.
+  drive: z.union([z.object({ driver: z.literal("sdk"), sdk: z.string() }), z.object({ driver: z.enum(["headless", "terminal"]) })]).optional(),
   // The repeats' common verdict; INCONCLUSIVE when they disagree (flaky), ERROR when any failed.
   verdict: verdictSchema,
   reason: z.string(),

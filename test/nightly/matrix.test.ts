@@ -72,6 +72,28 @@ describe("shards", () => {
   });
 });
 
+describe("cells with a driver of their entry's", () => {
+  it("runs an entry in the interactive UI as its own cell, keyed by the driver; naming the scenario's own driver changes no key", () => {
+    const plan = planMatrix(
+      config(["2.1.332"], [{ name: "compact-resume", driver: "terminal" }, { name: "compact-resume", driver: "headless" }, { name: "subagent-background-task-notified", driver: "terminal" }]),
+      index,
+      null,
+    );
+    expect(plan.cells.map((c) => c.key)).toEqual([
+      "compact-resume@2.1.332",
+      "compact-resume[driver=terminal]@2.1.332",
+      "subagent-background-task-notified[driver=terminal]@2.1.332",
+    ]);
+    expect(plan.cells.map((c) => c.drive)).toEqual([undefined, { driver: "terminal" }, { driver: "terminal" }]);
+  });
+
+  it("refuses a driver the scenario does not run with, and the same entry twice", () => {
+    expect(() => config(["latest"], [{ name: "continue-latest", driver: "terminal" }])).toThrow(/scenarios\[0\]\.driver: scenario continue-latest runs with headless, not terminal/);
+    expect(() => config(["latest"], ["compact-resume", { name: "compact-resume", driver: "headless" }])).toThrow(/scenarios\[1\]: repeats scenarios\[0\] \(same scenario, parameters and driver\)/);
+    expect(() => config(["latest"], [{ name: "compact-resume", driver: "sdk" }])).toThrow(/scenarios\[0\]: expected a scenario name, or .*"driver": "headless" \| "terminal"/);
+  });
+});
+
 describe("SDK cells", () => {
   it("adds one cell per sdk-capable scenario entry, SDK release and claude version, keyed by driver and SDK", () => {
     const plan = planMatrix(

@@ -57,6 +57,12 @@ describe("ccrepro report DIR", () => {
     expect(md.stdout).toContain("# ccrepro run subagent-resume-notification-header@2.1.281");
   });
 
+  it("keys a run driven in the UI by its driver, and judges it by the scenario's rows for that driver", () => {
+    // Recorded from 2.1.226 in the UI (test/fixtures/runs/README.md); headless runs of that release are GREEN.
+    const { summary } = summaryOfRun(path.resolve(FIXTURE_DIR, "..", "..", "runs", "bg-ui-never-notified-2.1.226"));
+    expect(summary.cells[0]).toMatchObject({ key: "subagent-background-task-notified[driver=terminal]@2.1.226", drive: { driver: "terminal" }, verdict: "RED", expectation: { source: "scenario", verdict: "RED" } });
+  });
+
   it("says what a directory must hold when it is neither", async () => {
     const { code, stderr } = await cli("report", tempDir("neither"));
     expect(code).toBe(3);
