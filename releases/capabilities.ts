@@ -255,7 +255,7 @@ export function versionFailure(probe: Pick<VersionProbe, "stderr" | "exitCode" |
 // had them (the cache's own, which installs them), and this one cannot start.
 export async function probeBinary(claude: ResolvedClaude): Promise<BinaryProbe> {
   const cacheFile = path.join(cacheDir(), "probes", `${claude.sha256}.json`);
-  const whole = claude.era !== "js" || unresolvedDependencies(path.dirname(claude.args[0]!)).length === 0;
+  const whole = unresolvedDependencies(path.dirname(claude.executablePath)).length === 0;
   const cached = whole ? readCachedProbe(cacheFile) : null;
   if (cached) return cached;
   const { execa } = await import("execa");

@@ -45,8 +45,12 @@ describe(`probing ${RELEASE}`, () => {
 describe("a release that cannot start", () => {
   // 0.2.90–0.2.109 import the npm dependency better-sqlite3, which their tarball does not bundle: the cache installs it
   // beside them (release-dependencies.ts), but a copy without it, given by path, fails, and the probe names why, so a
-  // run's ERROR does not ask whether the file is claude at all.
+  // run's ERROR does not ask whether the file is claude at all. The same cli.js, cached with its dependency, does not
+  // answer for the copy.
   it("0.2.100 unpacked alone: the probe names why --version gave nothing", async () => {
+    // The premise: the cache's 0.2.100, with its dependency beside it, starts, and its probe is cached under the same
+    // cli.js sha256 (CI's first run of this test got that answer back for the copy below).
+    expect((await probeBinary(await resolveClaude("0.2.100"))).reportedVersion).toBe("0.2.100");
     const dir = folder();
     await fetchPackage("@anthropic-ai/claude-code@0.2.100", null, path.join(dir, "package"));
     const probe = await probeBinary(await resolveClaude(path.join(dir, "package", "cli.js")));
