@@ -1,5 +1,6 @@
 // The harness's own vocabulary: what a run plan is made of (mock script, steps, hooks, environment, timeout).
 // The harness drives and records a plan; it never sees how a run is judged.
+import crypto from "node:crypto";
 import type { MockScriptInput } from "../mock-api/script.ts";
 import type { Recordings } from "./recordings.ts";
 
@@ -211,3 +212,25 @@ export interface RunPlan {
   // MCP servers every session gets, in one `--mcp-config` file; none when absent.
   mcpServers?: McpServerPlan[];
 }
+
+// What a run of a plan does, as one hash: its mock script, steps, hooks, files, environment, permissions, limits. A
+// recorded run is the same question as a new one only if this matches: a built-in is matched by name, and a step's
+// timeout or a reply changed since asks another (a cut stream's 100 s limit ended runs that 300 s lets finish).
+// Functions (a screen predicate) are left out: their text differs between a checkout and a build.
+export function planFingerprint(plan: RunPlan): string {
+  const { scenario: _scenario, params: _params, source: _source, driver: _driver, ...what } = plan;
+  const stable = (value: unknown): unknown => {
+    if (value instanceof RegExp) return String(value);
+    if (Buffer.isBuffer(value)) return value.toString("base64");
+    if (Array.isArray(value)) return value.map(stable);
+    if (value === null || typeof value !== "object") return value;
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .filter((key) => (value as Record<string, unknown>)[key] !== undefined && typeof (value as Record<string, unknown>)[key] !== "function")
+        .map((key) => [key, stable((value as Record<string, unknown>)[key])]),
+    );
+  };
+  return crypto.createHash("sha256").update(JSON.stringify(stable(what))).digest("hex");
+}
+

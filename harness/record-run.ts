@@ -25,7 +25,7 @@ import { abortOnUncaught, describeDiskFault, isDiskFault, tolerateDiskFault } fr
 import { runLayout, type RunLayout } from "./run-layout.ts";
 import { RUN_FORMAT, writeRunRecord, type RunRecord } from "./run-record.ts";
 import { StepFailure, type RunContext } from "./run-context.ts";
-import type { RunPlan, ScenarioSource, Step } from "./plan.ts";
+import { planFingerprint, type RunPlan, type ScenarioSource, type Step } from "./plan.ts";
 import type { SdkInstall, SdkSession } from "./sdk-session.ts";
 import { executeStep } from "./step-executor.ts";
 import type { TerminalSession } from "./terminal-session.ts";
@@ -131,6 +131,7 @@ export async function recordRun(options: RecordOptions): Promise<RecordedRun> {
     driver: options.driverLabel ?? plan.driver ?? "headless",
     sdk: options.sdk ? { requested: options.sdk.requested, version: options.sdk.version, packageDir: options.sdk.packageDir } : null,
     mock: { url: "", script },
+    planSha256: planFingerprint(plan),
     platform: `${process.platform}-${process.arch}`,
     hookEvents,
     startedAt: new Date(startedAt).toISOString(),

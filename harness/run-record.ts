@@ -57,6 +57,9 @@ export const runRecordSchema = z.object({
   // The Agent SDK the sessions went through (driver "sdk"), next to the CLI version; null for other drivers.
   sdk: z.object({ requested: z.string(), version: z.string(), packageDir: z.string().optional() }).nullable().default(null),
   mock: z.object({ url: z.string(), script: z.unknown() }),
+  // planFingerprint of what the run did (script, steps, limits): a recorded run is reused only for the same. Absent in
+  // runs recorded before 2026-12-07 and in UNSUPPORTED ones, which are never reused.
+  planSha256: z.string().optional(),
   // The machine the run was recorded on, e.g. linux-x64; absent in runs recorded before it was kept.
   platform: z.string().optional(),
   hookEvents: z.array(z.string()),

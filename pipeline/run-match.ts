@@ -1,4 +1,5 @@
-// Which recorded runs asked the same question a new run would: same scenario, parameters, driver and finished verdict.
+// Which recorded runs asked the same question a new run would: same scenario, parameters, driver, the same plan (what
+// the run does: replies, steps, limits) and a finished verdict.
 import fs from "node:fs";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
@@ -7,7 +8,10 @@ import { readRunRecord, type RunRecord } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
 import type { Scenario } from "../kit/scenario.ts";
 import { originOf } from "./scenario-source.ts";
-import { paramsAddedSince, sameParams } from "../kit/scenario-params.ts";
+import { paramsAddedSince, parseParams, sameParams } from "../kit/scenario-params.ts";
+import { planFingerprint } from "../harness/plan.ts";
+import { DRIVERS } from "../kit/scenario.ts";
+import { runPlanOf } from "./run-plan.ts";
 
 // Every run directory under `root` (or `root` itself), found by its run.json. A run directory holds no other runs, so
 // the walk stops there; symbolic links are not followed, so a link back up the tree cannot loop.
@@ -72,9 +76,17 @@ function sameDriver(question: RunQuestion, record: RunRecord): boolean {
   return question.sdkVersion === undefined || record.sdk?.version === question.sdkVersion;
 }
 
+// The fingerprint of the run the question would make; null when its parameters do not parse (nothing matches).
+function planOfQuestion(question: RunQuestion): string | null {
+  const parsed = parseParams(question.scenario, question.params);
+  const driver = DRIVERS.find((d) => d === question.driver);
+  return parsed.ok && driver ? planFingerprint(runPlanOf(question.scenario, parsed.params, driver)) : null;
+}
+
 // The runs under `roots` that answer `question`, oldest first, and how many run directories were looked at; a
 // directory whose run.json cannot be read is passed over.
 export function matchingRuns(roots: readonly string[], question: RunQuestion): { scanned: number; matches: MatchingRun[] } {
+  const plan = planOfQuestion(question);
   const seen = new Set<string>();
   const matches: MatchingRun[] = [];
   for (const runDir of roots.flatMap(findRunDirs)) {
@@ -89,6 +101,7 @@ export function matchingRuns(roots: readonly string[], question: RunQuestion): {
     const result = judgedResult(record);
     if (result === undefined || !sameScenario(question.scenario, record) || !sameDriver(question, record)) continue;
     if (!sameParams(question.scenario, record.params, question.params) || paramsAddedSince(question.scenario, record.params).length > 0) continue;
+    if (plan === null || record.planSha256 !== plan) continue;
     matches.push({ runDir, version: record.claude.reportedVersion, sha256: record.claude.sha256, startedAt: record.startedAt, result });
   }
   return { scanned: seen.size, matches: matches.sort((a, b) => a.startedAt.localeCompare(b.startedAt)) };

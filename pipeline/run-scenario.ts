@@ -16,6 +16,7 @@ import { describeDiskFault, isDiskFault } from "../harness/record-faults.ts";
 import { harnessErrorResult } from "./verdict-rules.ts";
 import { confinedCheck } from "./confined-check.ts";
 import { driverFor, sdkFor } from "./drivers.ts";
+import { runPlanOf, sessionDriverOf } from "./run-plan.ts";
 import { recordUnsupportedRun } from "../harness/record-unsupported.ts";
 import { probeBinary, type BinaryProbe } from "../releases/capabilities.ts";
 import { describeNeed, missingNeeds, type Need } from "../releases/needs.ts";
@@ -81,14 +82,12 @@ export async function scenarioSupport(scenarios: readonly Scenario[], claude: Re
 export async function runAndCheck(run: ScenarioRun): Promise<CheckedRun> {
   const { scenario, params } = run;
   const driver = driverFor(scenario, run.driver);
-  // How "start" steps run their sessions; a terminal scenario's own steps say when they use the UI.
-  const sessionDriver = driver === "sdk" ? ("sdk" as const) : ("headless" as const);
   const { probe, missing } = await unsupportedNeeds(scenario, params, run.claude, driver);
   // A binary that reports no version is left to the harness, which says so as an ERROR.
   if (missing.length > 0 && probe.reportedVersion !== null) {
     const started = performance.now();
     const { runDir } = recordUnsupportedRun({
-      plan: { scenario: scenario.name, params, source: originOf(scenario), driver: sessionDriver },
+      plan: { scenario: scenario.name, params, source: originOf(scenario), driver: sessionDriverOf(driver) },
       claude: run.claude,
       probe,
       requested: run.requested,
@@ -101,23 +100,7 @@ export async function runAndCheck(run: ScenarioRun): Promise<CheckedRun> {
     return { runDir, record: { ...record, result } };
   }
   const sdk = await sdkFor(driver, run.sdk);
-  const plan = {
-    scenario: scenario.name,
-    params,
-    script: scenario.mockScript(params),
-    steps: scenario.steps(params, { driver }),
-    hooks: scenario.hooks(params),
-    mcpServers: scenario.mcpServers(params),
-    passEnv: scenario.passEnv,
-    ...(scenario.env ? { env: scenario.env } : {}),
-    ...(scenario.files ? { files: scenario.files } : {}),
-    permissions: scenario.permissions,
-    settingSources: scenario.settingSources,
-    ...(scenario.gitRepository === false ? { gitRepository: false } : {}),
-    timeoutMs: scenario.timeoutMs,
-    source: originOf(scenario),
-    driver: sessionDriver,
-  };
+  const plan = runPlanOf(scenario, params, driver);
   let recorded;
   try {
     recorded = await recordRun({

@@ -6,6 +6,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { UserError } from "../../core/errors.ts";
 import { readRunRecord, writeRunRecord } from "../../harness/run-record.ts";
+import { todaysPlan } from "../todays-plan.ts";
 import { findScenario } from "../../scenarios/index.ts";
 import type { ReleaseRunner } from "../../pipeline/run-scenario.ts";
 import type { CheckResult } from "../../core/verdict.ts";
@@ -84,7 +85,8 @@ describe("runAtlas", () => {
     fs.cpSync(path.dirname(FIXTURE), dir, { recursive: true });
     // The fixture was recorded before the scenario gained resumeBy and sendDelay; the run it holds woke the subagent
     // by its task, which is what their defaults say now. A record that does not name them is not reused (run-match).
-    writeRunRecord(path.join(dir, "run.json"), { ...fixture, params: { ...fixture.params, resumeBy: "task", sendDelay: 1000 }, driver: "headless", recordingComplete: true, result: recorded });
+    const params = { ...fixture.params, resumeBy: "task", sendDelay: 1000 };
+    writeRunRecord(path.join(dir, "run.json"), { ...fixture, params, planSha256: todaysPlan(fixture.scenario, params), driver: "headless", recordingComplete: true, result: recorded });
     return dir;
   };
 

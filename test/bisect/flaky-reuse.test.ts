@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { reusedSignals } from "../../bisect/bisect-rates.ts";
 import { flakyBisect, FlakyBisectError, type Sample } from "../../bisect/flaky-bisector.ts";
 import { readRunRecord, writeRunRecord } from "../../harness/run-record.ts";
+import { todaysPlan } from "../todays-plan.ts";
 import type { CheckResult } from "../../core/verdict.ts";
 import { driverFor } from "../../pipeline/drivers.ts";
 import { findScenario } from "../../scenarios/index.ts";
@@ -143,6 +144,7 @@ describe("reusedSignals: the run directories plain --reuse would take, read as s
       ...base,
       driver,
       params: change.params ?? base.params,
+      planSha256: todaysPlan(base.scenario, change.params ?? base.params, driver),
       claude: { ...base.claude, requested: version, reportedVersion: version, sha256: change.sha256 ?? shaOf(version) },
       startedAt: new Date(Date.UTC(2026, 11, 1) + written * 1000).toISOString(),
       result: { verdict, reason: verdict, findings: hit ? [finding] : [], notes: [] },

@@ -5,7 +5,10 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readRunRecord, writeRunRecord, type RunRecord } from "../../harness/run-record.ts";
 import { findRunDirs, matchingRuns } from "../../pipeline/run-match.ts";
-import { sameParams } from "../../kit/scenario-params.ts";
+import { paramsOf, sameParams } from "../../kit/scenario-params.ts";
+import type { Driver } from "../../kit/scenario.ts";
+import { planFingerprint } from "../../harness/plan.ts";
+import { runPlanOf } from "../../pipeline/run-plan.ts";
 import { loadScenario, originOf } from "../../pipeline/scenario-source.ts";
 import { findScenario } from "../../scenarios/index.ts";
 
@@ -15,11 +18,14 @@ const scenario = findScenario("resume-orphaned-background-task")!;
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "ccrepro-run-match-"));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-// A run directory holding only run.json: the fixture's record with `change` on top.
+// The fingerprint a run of the fixture's question makes today (the fixture was recorded before fingerprints).
+const plan = (driver: Driver) => planFingerprint(runPlanOf(scenario, paramsOf(scenario, base.params, "the fixture"), driver));
+
+// A run directory holding only run.json: the fixture's record, with today's plan, and `change` on top.
 function runDir(rel: string, change: (r: RunRecord) => RunRecord = (r) => r): string {
   const dir = path.join(root, rel);
   fs.mkdirSync(dir, { recursive: true });
-  writeRunRecord(path.join(dir, "run.json"), change({ ...base, driver: "headless" }));
+  writeRunRecord(path.join(dir, "run.json"), change({ ...base, driver: "headless", planSha256: plan("headless") }));
   return dir;
 }
 
@@ -64,6 +70,17 @@ describe("findRunDirs / matchingRuns", () => {
     expect(matches[0]).toMatchObject({ version: "2.1.281", sha256: base.claude.sha256, result: { verdict: "RED" } });
   });
 
+  it("a run of another plan (a reply, a step's limit changed since) or one recorded before plans were, is another question", () => {
+    runDir("plans/other-plan", (r) => ({ ...r, planSha256: "0".repeat(64) }));
+    runDir("plans/before-plans", ({ planSha256: _none, ...r }) => r);
+    const same = runDir("plans/same");
+    expect(matchingRuns([path.join(root, "plans")], question).matches.map((m) => m.runDir)).toEqual([same]);
+    // The fingerprint is what the run does: a longer limit is another plan, the same scenario again is the same.
+    const today = runPlanOf(scenario, paramsOf(scenario, base.params, "the fixture"), "headless");
+    expect(planFingerprint({ ...today, timeoutMs: today.timeoutMs + 1 })).not.toBe(plan("headless"));
+    expect(planFingerprint(today)).toBe(plan("headless"));
+  });
+
   it("a directory given twice (or inside another given one) counts once", () => {
     expect(matchingRuns([set, good], question).matches).toHaveLength(2);
   });
@@ -77,7 +94,7 @@ describe("findRunDirs / matchingRuns", () => {
   });
 
   it("the sdk driver also needs the same Agent SDK release", () => {
-    const dir = runDir("sdk/one", (r) => ({ ...r, driver: "sdk", sdk: { requested: "0.3.197", version: "0.3.197" } }));
+    const dir = runDir("sdk/one", (r) => ({ ...r, driver: "sdk", sdk: { requested: "0.3.197", version: "0.3.197" }, planSha256: plan("sdk") }));
     expect(matchingRuns([dir], { ...question, driver: "sdk", sdkVersion: "0.3.197" }).matches).toHaveLength(1);
     expect(matchingRuns([dir], { ...question, driver: "sdk", sdkVersion: "0.3.150" }).matches).toHaveLength(0);
   });
@@ -86,7 +103,7 @@ describe("findRunDirs / matchingRuns", () => {
     const file = await loadScenario(path.join(import.meta.dirname, "..", "..", "examples", "my-bug.ts"));
     const origin = originOf(file);
     if (origin.kind !== "file") throw new Error("expected a file scenario");
-    const as = (sha256: string) => (r: RunRecord): RunRecord => ({ ...r, scenario: file.name, params: {}, source: { kind: "file", path: origin.path, sha256, copy: "scenario/my-bug.ts" } });
+    const as = (sha256: string) => (r: RunRecord): RunRecord => ({ ...r, scenario: file.name, params: {}, source: { kind: "file", path: origin.path, sha256, copy: "scenario/my-bug.ts" }, planSha256: planFingerprint(runPlanOf(file, {}, "headless")) });
     const same = runDir("file/same", as(origin.sha256));
     runDir("file/edited", as("0".repeat(64)));
     const { matches } = matchingRuns([path.join(root, "file")], { scenario: file, params: {}, driver: "headless" });
