@@ -154,6 +154,18 @@ export default defineScenario({
       verdict: "INCONCLUSIVE",
       note: "measured 2026-12-06, 3 of 3 runs: `←` on the new UI's empty prompt did not open the agents view within 15 s, so #86764's path is not reachable here",
     },
+    {
+      versions: "2.1.196 - 2.1.337",
+      params: { attach: "agents-view" },
+      verdict: "GREEN",
+      note: "the atlas, 2026-12-07: every release from 2.1.196 to 2.1.337, 22 measured and 21 drawn at random to check the assumed ones, none differing; the view opened the session and both ids resumed",
+    },
+    {
+      versions: "2.1.119 - 2.1.195",
+      params: { attach: "agents-view" },
+      verdict: "INCONCLUSIVE",
+      note: "the atlas, 2026-12-07, 13 measured: no resume ran on a conversation on disk (the agents view opened no background session), so #86764's path is not reached before 2.1.196; UNSUPPORTED before 2.1.119",
+    },
   ],
   publicRecord: {
     role: "guard",
