@@ -88,7 +88,7 @@ export default defineScenario({
     { versions: "1.0.8", params: { fault: "429-retry-61", output: "stream-json" }, verdict: "RED", finding: "result-subtype-success", note: "1.0.8 does not retry a 429 at all (api-retry-after): subtype \"success\", is_error true, exit 1 (the atlas, 2026-12-07)" },
     { versions: "0.2.70 - 1.0.5 || 1.0.9 - 2.1.92", params: { fault: "429-retry-61", output: "stream-json" }, verdict: "INCONCLUSIVE", note: "still retrying at the step's 100 s limit: 2.1.8–2.1.92 wait the 61 s out, older ones retry at once with a growing backoff (the atlas, 2026-12-07, 51 measured; 2.1.90 on 2026-12-01)" },
     { versions: ">=0.2.109", params: { fault: "400", output: "text" }, verdict: "GREEN", note: "text mode: \"API Error: 400 …\" on stdout, exit 1 (2.1.49, 2.1.233, 2.1.332; the atlas, 2026-12-07, every release from 0.2.109, 80 measured); #79500's exit 0 not seen there" },
-    ...([{ fault: "400" }, { fault: "403" }, { fault: "400", output: "json" }, { fault: "429" }, { fault: "429", output: "json" }] as const).map((params) => ({
+    ...([{ fault: "400" }, { fault: "403" }, { fault: "400", output: "json" }, { fault: "429" }, { fault: "429", output: "json" }, { fault: "cut-after-tool-use" }] as const).map((params) => ({
       versions: "0.2.70 - 0.2.114",
       params,
       verdict: "INCONCLUSIVE" as const,
@@ -97,7 +97,17 @@ export default defineScenario({
     { versions: "0.2.70 - 0.2.100", params: { fault: "400", output: "text" }, verdict: "RED", finding: "failure-exits-zero", note: "text mode: \"API Error: 400 …\" on stdout, exit 0, #79500's exit code, on releases far older than its report (the atlas, 2026-12-07: 0.2.70, 0.2.96, 0.2.100; 0.2.100 and 0.2.109 re-run 3 of 3)" },
     { versions: "0.2.109 - 2.1.337", params: { fault: "429", output: "text" }, verdict: "GREEN", note: "text mode after 11 tries: \"API Error: 429 …\" on stdout, exit 1 (2.1.49; the atlas, 2026-12-07, every release from 0.2.109, 47 measured); #79500's exit 0 not seen there" },
     { versions: "0.2.70 - 0.2.100", params: { fault: "429", output: "text" }, verdict: "RED", finding: "failure-exits-zero", note: "text mode: the 429's error on stdout, exit 0, as with a 400 on these releases (the atlas, 2026-12-07: 0.2.70, 0.2.96, 0.2.100; 0.2.100 and 0.2.109 re-run 3 of 3)" },
-    { versions: "1.0.128 || >=2.1.112", params: { fault: "cut-after-tool-use" }, verdict: "RED", finding: "result-is-error-false", note: "the cut message's tool_use is run and the turn ends success, is_error false, exit 0 (2.1.332 on 2026-12-06, all three findings; 1.0.128, 2.1.112, 2.1.281 on 2026-12-01; 2.1.49 and 2.1.90 instead retry past the 100 s limit: INCONCLUSIVE)" },
+    {
+      versions: "0.2.118 - 2.1.337",
+      params: { fault: "cut-after-tool-use" },
+      verdict: "RED",
+      note:
+        "the cut message is taken for a success one way or the other, and which way changes run to run on one release: its tool_use is run and the turn ends success, " +
+        "is_error false, exit 0 (all three findings; 2.1.332 on 2026-12-06, 1.0.128, 2.1.112, 2.1.281 on 2026-12-01), or claude asks again, unstreamed, with a growing backoff, " +
+        "every answer cut, and ends with subtype \"success\" beside is_error true, \"API Error: Connection error.\", exit 1 after ~3 min (2.1.2, 2 of 2). " +
+        "The atlas, 2026-12-07, --until-red 2: RED on the first run of each of 79 releases measured (58 the first way, 21 the second), 21 random assumed ones agreeing; " +
+        "before 2026-12-07 a 100 s limit ended the second way as INCONCLUSIVE",
+    },
   ],
   publicRecord: {
     role: "reproduction",
