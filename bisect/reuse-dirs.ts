@@ -67,6 +67,6 @@ export function releaseBinarySha(runner: Pick<ReleaseRunner, "prefetch">): (vers
 export function reuseNote(found: ReusedVerdicts, dirs: readonly string[]): string {
   return (
     `--reuse: ${found.scanned} run director${found.scanned === 1 ? "y" : "ies"} under ${dirs.join(", ")}; ` +
-    `${found.matched} match this bisection (scenario, parameters, driver, binary) for ${found.byVersion.size} release(s) in range`
+    `${found.matched} match this bisection (scenario, parameters, driver, plan, binary) for ${found.byVersion.size} release(s) in range`
   );
 }

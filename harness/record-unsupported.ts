@@ -11,7 +11,9 @@ import { runLayout } from "./run-layout.ts";
 import { RUN_FORMAT, writeRunRecord, type RunRecord } from "./run-record.ts";
 
 export interface UnsupportedRun {
-  plan: Pick<RunPlan, "scenario" | "params" | "source" | "driver">;
+  plan: Pick<RunPlan, "scenario" | "params" | "source">;
+  // The driver the run would have used (headless, sdk, terminal), as run.json records it for every run.
+  driver: string;
   claude: ResolvedClaude;
   probe: BinaryProbe;
   requested: string;
@@ -34,7 +36,7 @@ export function recordUnsupportedRun(run: UnsupportedRun): { runDir: string; rec
     params: plan.params,
     // A file scenario's source is kept even when it did not run, so `ccrepro check` can judge the directory alone.
     source: recordSource(layout, plan.source ?? { kind: "builtin", name: plan.scenario }),
-    driver: plan.driver ?? null,
+    driver: run.driver,
     sdk: null,
     claude: binaryRecord(claude, probe, run.requested),
     mock: { url: "", script: null },

@@ -4,7 +4,7 @@ import { resolveVersionWord, type ReleaseIndex } from "../releases/registry.ts";
 import { scenarioEntries, SINCE_PREVIOUS, type NightlyConfig } from "./config.ts";
 import type { Release } from "./summary.ts";
 import { scenarioDrivers, type Driver } from "../kit/scenario.ts";
-import { findScenario } from "../scenarios/index.ts";
+import { scenarioByName } from "../pipeline/scenario-registry.ts";
 
 export interface PlannedCell {
   key: string;
@@ -47,8 +47,10 @@ export function cellLabel(params: Record<string, unknown>, drive?: CellDrive): s
 
 // The drive of a cell run with `driver`: none when that is the scenario's own, so naming the default changes no key.
 export function driveOf(scenario: string, driver: Driver | undefined): CellDrive | undefined {
-  const own = findScenario(scenario);
-  if (driver === undefined || driver === "sdk" || (own && scenarioDrivers(own)[0] === driver)) return undefined;
+  // Built-ins and file scenarios alike; one not loaded here (a file scenario's run shown by `ccrepro report`) is taken
+  // to have the headless default most have.
+  const own = scenarioByName(scenario);
+  if (driver === undefined || driver === "sdk" || driver === (own ? scenarioDrivers(own)[0] : "headless")) return undefined;
   return { driver };
 }
 
@@ -87,8 +89,10 @@ export function planMatrix(config: NightlyConfig, index: ReleaseIndex, previousS
 
 // One cell per scenario entry whose scenario supports the sdk driver, per claude version and SDK release of sdkCells.
 function sdkCells(config: NightlyConfig, versions: readonly string[]): PlannedCell[] {
+  // An entry that names its driver asked for those cells only.
   const entries = scenarioEntries(config).filter((entry) => {
-    const scenario = findScenario(entry.name);
+    if (entry.driver !== undefined) return false;
+    const scenario = scenarioByName(entry.name);
     return scenario !== undefined && scenarioDrivers(scenario).includes("sdk");
   });
   return entries.flatMap((entry) =>

@@ -26,6 +26,6 @@ export function runPlanOf(scenario: Scenario, params: Record<string, unknown>, d
 }
 
 // How "start" steps run their sessions; a terminal scenario's own steps say when they use the UI.
-export function sessionDriverOf(driver: Driver): "sdk" | "headless" {
+function sessionDriverOf(driver: Driver): "sdk" | "headless" {
   return driver === "sdk" ? "sdk" : "headless";
 }

@@ -16,7 +16,7 @@ import { describeDiskFault, isDiskFault } from "../harness/record-faults.ts";
 import { harnessErrorResult } from "./verdict-rules.ts";
 import { confinedCheck } from "./confined-check.ts";
 import { driverFor, sdkFor } from "./drivers.ts";
-import { runPlanOf, sessionDriverOf } from "./run-plan.ts";
+import { runPlanOf } from "./run-plan.ts";
 import { recordUnsupportedRun } from "../harness/record-unsupported.ts";
 import { probeBinary, type BinaryProbe } from "../releases/capabilities.ts";
 import { describeNeed, missingNeeds, type Need } from "../releases/needs.ts";
@@ -87,7 +87,8 @@ export async function runAndCheck(run: ScenarioRun): Promise<CheckedRun> {
   if (missing.length > 0 && probe.reportedVersion !== null) {
     const started = performance.now();
     const { runDir } = recordUnsupportedRun({
-      plan: { scenario: scenario.name, params, source: originOf(scenario), driver: sessionDriverOf(driver) },
+      plan: { scenario: scenario.name, params, source: originOf(scenario) },
+      driver,
       claude: run.claude,
       probe,
       requested: run.requested,

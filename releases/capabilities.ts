@@ -13,7 +13,7 @@ import type { ResolvedClaude } from "./resolve.ts";
 import { writeFileWhole } from "../core/write-whole.ts";
 
 // Raised whenever how a probe reads changes (a better marker): older cached probes are redone. A new capability or tool
-// needs no raise: a probe names what it looked for (PROBE_READS), and one that looked for less is redone. 8caae0b added
+// needs no raise: a probe names what it looked for (PROBE_READS), and one that looked for another list is redone. 8caae0b added
 // a capability without raising this, and a cache kept from before read 2.1.165 as without it (UNSUPPORTED in CI).
 const PROBE_FORMAT = 6;
 const PROBE_READS = [...CAPABILITIES, ...TOOLS].join(",");

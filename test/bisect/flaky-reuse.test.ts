@@ -165,7 +165,7 @@ describe("reusedSignals: the run directories plain --reuse would take, read as s
     const found = await reusedSignals({ dirs: [root], scenario, params: base.params, drive: {}, versions: t.versions, binarySha: async (v) => shaOf(v), judge: asRecorded }, "x");
     expect(found.matched).toBe(a.runs);
     expect(found.signals).toEqual(first.seen);
-    expect(found.note).toContain(`${a.runs} match this bisection (scenario, parameters, driver, binary)`);
+    expect(found.note).toContain(`${a.runs} match this bisection (scenario, parameters, driver, plan, binary)`);
     const b = await flakyBisect({ versions: t.versions, confidence: 0.95, sample: never, reused: found.signals });
     expect(pair(b)).toEqual(pair(a));
     expect(b).toMatchObject({ runs: 0, reused: a.runs });

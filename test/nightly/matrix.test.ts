@@ -87,6 +87,15 @@ describe("cells with a driver of their entry's", () => {
     expect(plan.cells.map((c) => c.drive)).toEqual([undefined, { driver: "terminal" }, { driver: "terminal" }]);
   });
 
+  it("gives an entry that names its driver no SDK cells: it asked for those cells only", () => {
+    const plan = planMatrix(
+      parseNightlyConfig({ versions: ["2.1.332"], scenarios: [{ name: "resume-orphaned-background-task", driver: "headless" }], sdkCells: { versions: ["2.1.332"], sdk: ["0.3.197"] } }, "test.json"),
+      index,
+      null,
+    );
+    expect(plan.cells.map((c) => c.key)).toEqual(["resume-orphaned-background-task@2.1.332"]);
+  });
+
   it("refuses a driver the scenario does not run with, and the same entry twice", () => {
     expect(() => config(["latest"], [{ name: "continue-latest", driver: "terminal" }])).toThrow(/scenarios\[0\]\.driver: scenario continue-latest runs with headless, not terminal/);
     expect(() => config(["latest"], ["compact-resume", { name: "compact-resume", driver: "headless" }])).toThrow(/scenarios\[1\]: repeats scenarios\[0\] \(same scenario, parameters and driver\)/);

@@ -63,6 +63,13 @@ describe("ccrepro report DIR", () => {
     expect(summary.cells[0]).toMatchObject({ key: "subagent-background-task-notified[driver=terminal]@2.1.226", drive: { driver: "terminal" }, verdict: "RED", expectation: { source: "scenario", verdict: "RED" } });
   });
 
+  it("keys a file scenario's run with its own driver as the nightly keys it: no driver in the key", () => {
+    // Recorded from 2.1.332 with a file scenario (test/fixtures/runs/README.md); it is not loaded here.
+    const { summary } = summaryOfRun(path.resolve(FIXTURE_DIR, "..", "..", "runs", "continuations-2.1.332"));
+    expect(summary.cells[0]!.key).toBe("many-continuations@2.1.332");
+    expect(summary.cells[0]!.drive).toBeUndefined();
+  });
+
   it("says what a directory must hold when it is neither", async () => {
     const { code, stderr } = await cli("report", tempDir("neither"));
     expect(code).toBe(3);
