@@ -4,8 +4,8 @@ import path from "node:path";
 import { UserError } from "../core/errors.ts";
 import { readRunRecord } from "../harness/run-record.ts";
 import { runLayout } from "../harness/run-layout.ts";
-import { DRIVERS } from "../kit/scenario.ts";
 import { givenParams } from "../kit/scenario-params.ts";
+import { recordedDriver } from "../pipeline/drivers.ts";
 import { scenarioByName } from "../pipeline/scenario-registry.ts";
 import { harnessErrorResult } from "../pipeline/verdict-rules.ts";
 import { assembleSummary } from "./assemble.ts";
@@ -27,7 +27,7 @@ export function summaryOfRun(runDir: string): { summary: Summary; baseDir: strin
   const version = record.claude.reportedVersion ?? record.claude.requested;
   const params = givenParams(scenarioByName(record.scenario), record.params);
   // A run through the Agent SDK, or with a driver not its scenario's own, is its own cell, keyed like the nightly's.
-  const drive = record.sdk ? { driver: "sdk" as const, sdk: record.sdk.version } : driveOf(record.scenario, DRIVERS.find((d) => d === record.driver));
+  const drive = record.sdk ? { driver: "sdk" as const, sdk: record.sdk.version } : driveOf(record.scenario, recordedDriver(record.driver));
   const label = cellLabel(params, drive);
   const planned = { key: cellKey(record.scenario, label, version), scenario: record.scenario, params, paramsLabel: label, version, ...(drive ? { drive } : {}) };
   const cell = cellFromRuns(planned, [{ dir: path.basename(dir), result, wallMs: record.wallMs }], scenarioLedger());

@@ -1,6 +1,6 @@
 // Which driver a run uses, and the Agent SDK it needs: the one place that decides whether a scenario supports a driver.
 import { UserError } from "../core/errors.ts";
-import { scenarioDrivers, type Driver, type Scenario } from "../kit/scenario.ts";
+import { DRIVERS, scenarioDrivers, type Driver, type Scenario } from "../kit/scenario.ts";
 import type { SdkInstall } from "../harness/sdk-session.ts";
 import { DEFAULT_SDK_VERSION, installSdk } from "../releases/sdk-install.ts";
 
@@ -15,6 +15,11 @@ export function driverFor(scenario: Pick<Scenario, "name" | "drivers" | "steps" 
     );
   }
   return requested;
+}
+
+// The driver a run.json names (a string there, null in runs recorded before it was kept), or undefined for none.
+export function recordedDriver(name: string | null): Driver | undefined {
+  return DRIVERS.find((driver) => driver === name);
 }
 
 // Installs the SDK a run of the sdk driver goes through (cached after the first time); nothing for other drivers.

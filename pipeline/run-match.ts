@@ -10,7 +10,7 @@ import type { Scenario } from "../kit/scenario.ts";
 import { originOf } from "./scenario-source.ts";
 import { paramsAddedSince, parseParams, sameParams } from "../kit/scenario-params.ts";
 import { planFingerprint } from "../harness/plan.ts";
-import { DRIVERS } from "../kit/scenario.ts";
+import { recordedDriver } from "./drivers.ts";
 import { runPlanOf } from "./run-plan.ts";
 
 // Every run directory under `root` (or `root` itself), found by its run.json. A run directory holds no other runs, so
@@ -79,7 +79,7 @@ function sameDriver(question: RunQuestion, record: RunRecord): boolean {
 // The fingerprint of the run the question would make; null when its parameters do not parse (nothing matches).
 function planOfQuestion(question: RunQuestion): string | null {
   const parsed = parseParams(question.scenario, question.params);
-  const driver = DRIVERS.find((d) => d === question.driver);
+  const driver = recordedDriver(question.driver);
   return parsed.ok && driver ? planFingerprint(runPlanOf(question.scenario, parsed.params, driver)) : null;
 }
 
